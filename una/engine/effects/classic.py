@@ -1,0 +1,93 @@
+"""The classic cards of RULES.md section 3.
+
+Numbers, Skip, Reverse, Draw Two, Wild, Wild Draw Four.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from una.engine.effects import Effect, register
+
+if TYPE_CHECKING:
+    from una.engine.actions import Action
+    from una.engine.cards import Card
+    from una.engine.game import Game
+
+
+@register("N", "W")
+class Plain(Effect):
+    """Number cards and the Wild: no effect beyond matching (the Wild's color is named in the
+    play, or by the first player with ``color C`` when it is turned up first)."""
+
+    def first(self, game: Game, card: Card, first_seat: int) -> None:
+        if card.is_wild:
+            game.ask_color(first_seat)
+        else:
+            game.start_turn(first_seat)
+
+
+@register("S")
+class Skip(Effect):
+    """The next player forfeits her turn (with two players: the player plays again)."""
+
+    def play(self, game: Game, seat: int, card: Card, action: Action) -> None:
+        victim = game.next_seat(seat)
+        game.skip(victim)
+        game.start_turn(game.next_seat(victim))
+
+    def first(self, game: Game, card: Card, first_seat: int) -> None:
+        game.skip(first_seat)
+        game.start_turn(game.next_seat(first_seat))
+
+
+@register("R")
+class Reverse(Effect):
+    """The direction flips; with two players it also acts as a Skip."""
+
+    def play(self, game: Game, seat: int, card: Card, action: Action) -> None:
+        game.reverse()
+        if game.players_in_hand == 2:
+            victim = game.next_seat(seat)
+            game.skip(victim)
+            game.start_turn(seat)
+        else:
+            game.start_turn(game.next_seat(seat))
+
+    def first(self, game: Game, card: Card, first_seat: int) -> None:
+        # Turned up first: the direction flips and the dealer plays first.
+        game.reverse()
+        game.start_turn(game.dealer)
+
+
+class DrawCard(Effect):
+    """A card that makes the next player draw ``count`` and forfeit her turn."""
+
+    count = 0
+    wild = False
+
+    def play(self, game: Game, seat: int, card: Card, action: Action) -> None:
+        game.inflict(seat, game.next_seat(seat), self.count, wild=self.wild)
+
+    def last_card(self, game: Game, seat: int, card: Card) -> None:
+        # The last card ends the hand, but its draw (and any running stack) still applies.
+        game.take_penalty(game.next_seat(seat), extra=self.count)
+
+
+@register("D2")
+class DrawTwo(DrawCard):
+    count = 2
+
+    def first(self, game: Game, card: Card, first_seat: int) -> None:
+        # A first card is turned, not played: it applies at once even with stacking on.
+        game.draw_cards(first_seat, 2, "penalty")
+        game.skip(first_seat)
+        game.start_turn(game.next_seat(first_seat))
+
+
+@register("W4")
+class WildDrawFour(DrawCard):
+    """Wild Draw Four. Turned up first it never stays (the preset's ``first_card`` returns it)."""
+
+    count = 4
+    wild = True

@@ -1,0 +1,44 @@
+"""Typed errors of the engine.
+
+Every error is a :class:`ValueError`, so callers that only care about "bad input" can catch
+that; the subclasses say what kind of input was bad, and their messages quote it.
+
+>>> from una.engine import Card
+>>> Card.parse("X9")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+una.engine.errors.InvalidCode: invalid card code 'X9': expected a color letter (R Y G B) ...
+"""
+
+from __future__ import annotations
+
+
+class UnaError(ValueError):
+    """Base class of every error the engine raises on bad input."""
+
+
+class InvalidCode(UnaError):
+    """A card, color or action code that does not parse."""
+
+
+class InvalidRules(UnaError):
+    """A rule set that names an unknown preset or switch, a wrong type, or a contradiction."""
+
+
+class InvalidRecord(UnaError):
+    """A game record that is malformed; ``field`` names the part that is wrong."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class IllegalAction(UnaError):
+    """An action the rules do not allow now; the message names the action, the seat and why."""
+
+    def __init__(self, seat: int, action: str, reason: str) -> None:
+        super().__init__(f'illegal action "{action}" by seat {seat}: {reason}')
+        self.seat = seat
+        self.action = action
+        self.reason = reason

@@ -1,0 +1,238 @@
+"""Events: frozen values that say what an action caused, in order.
+
+``Game.apply`` returns them. They hold the whole truth (a drawn card's identity included):
+front ends show each seat only what its view allows (see :meth:`Event.visible_to`).
+``describe(names)`` gives a short readable line.
+
+>>> from una.engine.cards import Card, Color
+>>> CardPlayed(1, Card.parse("W"), Color.RED).describe(["Ann", "Bob"])
+'Bob plays Wild and names red'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from una.engine.cards import Card, Color, format_cards
+
+
+class Event:
+    """Base class of every event."""
+
+    __slots__ = ()
+
+    def describe(self, names: Sequence[str]) -> str:
+        raise NotImplementedError
+
+    def visible_to(self, seat: int | None) -> Event:
+        """This event as ``seat`` may see it (``None``: a spectator); hides private cards."""
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    hand_number: int
+    dealer: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"Hand {self.hand_number}: {names[self.dealer]} deals"
+
+
+@dataclass(frozen=True, slots=True)
+class CardTurned(Event):
+    """The first card of the discard pile is turned up."""
+
+    card: Card
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{self.card.name} is turned up"
+
+
+@dataclass(frozen=True, slots=True)
+class FirstCardReturned(Event):
+    """A first card that may not start the pile goes back (reshuffled or to the bottom)."""
+
+    card: Card
+    where: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{self.card.name} goes back into the pile ({self.where})"
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    seat: int
+    card: Card
+    color: Color | None = None
+
+    def describe(self, names: Sequence[str]) -> str:
+        named = f" and names {self.color.word}" if self.color else ""
+        return f"{names[self.seat]} plays {self.card.name}{named}"
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn(Event):
+    """``seat`` draws ``cards``; ``reason`` is draw, penalty, challenge, catch or bad_catch."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    reason: str = "draw"
+    count: int = -1
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            object.__setattr__(self, "count", len(self.cards))
+
+    def describe(self, names: Sequence[str]) -> str:
+        what = "a card" if self.count == 1 else f"{self.count} cards"
+        shown = f" ({format_cards(self.cards)})" if self.cards else ""
+        why = "" if self.reason == "draw" else f" [{self.reason.replace('_', ' ')}]"
+        return f"{names[self.seat]} draws {what}{shown}{why}"
+
+    def visible_to(self, seat: int | None) -> Event:
+        if seat == self.seat:
+            return self
+        return CardsDrawn(self.seat, (), self.reason, self.count)
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} passes"
+
+
+@dataclass(frozen=True, slots=True)
+class ColorChosen(Event):
+    seat: int
+    color: Color
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} names {self.color.word}"
+
+
+@dataclass(frozen=True, slots=True)
+class ColorReverted(Event):
+    color: Color | None
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"the color goes back to {self.color.word if self.color else 'unnamed'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped(Event):
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} is skipped"
+
+
+@dataclass(frozen=True, slots=True)
+class DirectionChanged(Event):
+    direction: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        way = "clockwise" if self.direction == 1 else "counter-clockwise"
+        return f"play goes {way}"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawPending(Event):
+    """A draw penalty now waits on ``seat``: she may take it or answer it."""
+
+    seat: int
+    total: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} must draw {self.total} or answer"
+
+
+@dataclass(frozen=True, slots=True)
+class Challenged(Event):
+    challenger: int
+    accused: int
+    guilty: bool
+
+    def describe(self, names: Sequence[str]) -> str:
+        verdict = "guilty" if self.guilty else "innocent"
+        return f"{names[self.challenger]} challenges {names[self.accused]}: {verdict}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandRevealed(Event):
+    """``seat``'s hand is shown to ``to`` (a challenge)."""
+
+    seat: int
+    to: int
+    cards: tuple[Card, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} shows {names[self.to]}: {format_cards(self.cards)}"
+
+    def visible_to(self, seat: int | None) -> Event:
+        if seat in (self.seat, self.to):
+            return self
+        return HandRevealed(self.seat, self.to, ())
+
+
+@dataclass(frozen=True, slots=True)
+class UnoCalled(Event):
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} calls UNO"
+
+
+@dataclass(frozen=True, slots=True)
+class UnoCaught(Event):
+    catcher: int
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.catcher]} catches {names[self.seat]} without UNO"
+
+
+@dataclass(frozen=True, slots=True)
+class CatchFailed(Event):
+    catcher: int
+    seat: int
+    reason: str
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.catcher]} wrongly catches {names[self.seat]}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffled(Event):
+    """The discard pile (but its top card) becomes the new draw pile."""
+
+    count: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"the discard pile is shuffled into a new draw pile of {self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(Event):
+    """``winner`` went out (or counts as out: ``blocked``); ``points`` this hand, ``scores``."""
+
+    winner: int
+    blocked: bool
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        how = "the hand is blocked; " if self.blocked else ""
+        table = ", ".join(f"{n} {s}" for n, s in zip(names, self.scores, strict=False))
+        return f"{how}{names[self.winner]} wins the hand. Scores: {table}"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(Event):
+    winner: int
+    scores: tuple[int, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.winner]} wins the match"

@@ -1,0 +1,809 @@
+"""The game: a match of hands under a rule set, as a state machine driven by actions.
+
+>>> game = Game("standard", players=["Ann", "Bob"], seed=1)
+>>> game.to_act, game.phase
+(1, <Phase.PLAY: 'play'>)
+>>> action = game.legal_actions(1)[0]
+>>> events = game.apply(1, action)
+>>> game.apply(0, "play R9")
+Traceback (most recent call last):
+...
+una.engine.errors.IllegalAction: illegal action "play R9" by seat 0: seat 0 holds no R9
+
+Every seat may be asked for its legal actions at any time (a catch is legal for a player who
+is not to act), and every decision is an action: the engine never plays for anybody. What
+leaves no decision (a Draw Two without stacking, a skip, an unplayable drawn card) happens
+as an effect of the action that caused it.
+
+State is plain lists of shared card values and a one-integer random generator, so
+:meth:`Game.copy` is cheap (search bots copy a game per simulation).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from una.engine.actions import CHALLENGE as CHALLENGE_ACTION
+from una.engine.actions import DEAL, DRAW, PASS, TURN_KINDS, UNO, Action, Kind
+from una.engine.cards import COLORS, WILD_DRAW_FOUR_SYMBOLS, Card, Color, deck_difference
+from una.engine.effects import EFFECTS
+from una.engine.errors import IllegalAction, InvalidRecord, InvalidRules
+from una.engine.events import (
+    CardPlayed,
+    CardsDrawn,
+    CardTurned,
+    CatchFailed,
+    Challenged,
+    ColorChosen,
+    ColorReverted,
+    DirectionChanged,
+    DrawPending,
+    Event,
+    FirstCardReturned,
+    HandEnded,
+    HandRevealed,
+    HandStarted,
+    MatchEnded,
+    Passed,
+    Reshuffled,
+    Skipped,
+    UnoCalled,
+    UnoCaught,
+)
+from una.engine.rng import Rng
+from una.engine.rules import RuleSet
+
+
+class Phase(enum.Enum):
+    """What the engine waits for."""
+
+    #: the first player names the color of a Wild turned up first (``color C``)
+    COLOR = "color"
+    #: the player to act plays a card or draws
+    PLAY = "play"
+    #: the player to act drew: she may play the drawn card only, or pass
+    DRAWN = "drawn"
+    #: a draw penalty is pending on the player to act: take it, answer it, or challenge
+    PENALTY = "penalty"
+    #: the hand is over; any seated player deals the next one
+    HAND_OVER = "hand_over"
+    #: the match is over
+    MATCH_OVER = "match_over"
+
+
+class Game:
+    """A match at one table.
+
+    ``rules`` is a :class:`RuleSet`, a preset name or a record's ``rules`` object;
+    ``players`` a number of seats or a list of names; ``seed`` drives every random choice;
+    ``dealer`` deals the first hand; ``decks`` optionally lists the deck of each hand (top of
+    the pile first), each a permutation of the rule set's deck.
+
+    Public attributes are the state, to read: ``hands``, ``draw_pile`` and ``discard``
+    (the top of each pile is its last item), ``color``, ``direction``, ``to_act``,
+    ``phase``, ``pending_draw``, ``scores``, ``hand_number``, ``dealer``, ``seating``.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet | str | dict[str, Any] = "standard",
+        players: int | Sequence[str] = 2,
+        seed: int = 0,
+        dealer: int = 0,
+        decks: Sequence[Sequence[Card]] | None = None,
+    ) -> None:
+        self.rules = rules if isinstance(rules, RuleSet) else RuleSet.from_json(rules)
+        if isinstance(players, int):
+            self.players_spec: int | list[str] = players
+            names = [f"Seat {i}" for i in range(players)]
+        else:
+            names = [str(name) for name in players]
+            self.players_spec = names
+        self.names = names
+        n = self.n = len(names)
+        low, high = self.rules.players
+        if not low <= n <= high:
+            raise InvalidRules(f"players: {n} seats, but these rules seat {low} to {high}")
+        if not 0 <= dealer < n:
+            raise InvalidRecord("dealer", f"seat {dealer} is out of range 0-{n - 1}")
+        self.seed = seed
+        self.first_dealer = dealer
+        self.decks: list[list[Card]] = [list(deck) for deck in decks or ()]
+        full = sorted(self.rules.deck(), key=_code)
+        for i, deck in enumerate(self.decks):
+            if sorted(deck, key=_code) != full:
+                raise InvalidRecord(f"decks[{i}]", deck_difference(deck, full, self.rules.preset))
+        self.rng = Rng(seed)
+        self.log: list[tuple[int, str]] = []
+        self.scores = [0] * n
+        self.seating = list(range(n))
+        self.position = list(range(n))
+        self.hand_number = 0
+        self.dealer = dealer
+        self.winner: int | None = None
+        self.hand_result: HandEnded | None = None
+        self._events: list[Event] = []
+        self.start_events = self._start_hand(dealer)
+
+    # ------------------------------------------------------------------ state
+
+    def _start_hand(self, dealer: int) -> list[Event]:
+        events = self._events = []
+        n = self.n
+        self.hand_number += 1
+        self.dealer = dealer
+        self.direction = 1
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.active = [True] * n
+        self.players_in_hand = n
+        self.discard: list[Card] = []
+        self.discard_points = [0] * n
+        self.color: Color | None = None
+        self.to_act: int | None = None
+        self.phase = Phase.PLAY
+        self.pending_draw = 0
+        self.pending_wild = False
+        self.pending_source = -1
+        self.pending_guilty = False
+        self.pending_prev_color: Color | None = None
+        self.drawn: Card | None = None
+        self.owes_uno = [False] * n
+        self.called_uno = [False] * n
+        self.false_uno = [False] * n
+        self.reveals: list[tuple[int, int, tuple[Card, ...] | None]] = []
+        self.idle_turns = 0
+        self.hand_result = None
+        index = self.hand_number - 1
+        if index < len(self.decks):
+            pile = list(reversed(self.decks[index]))
+        else:
+            pile = self.rules.deck()
+            self.rng.shuffle(pile)
+        self.draw_pile: list[Card] = pile
+        events.append(HandStarted(self.hand_number, dealer))
+        start = self.position[dealer] + 1
+        hands = self.hands
+        seating = self.seating
+        for i in range(self.rules.hand_size * n):
+            hands[seating[(start + i) % n]].append(pile.pop())
+        first_card_rule = self.rules.preset_data.first_card
+        for _ in range(len(pile)):
+            card = pile.pop()
+            where = first_card_rule.get(card.symbol)
+            if where is None:
+                break
+            if where == "bottom":
+                pile.insert(0, card)
+            else:
+                pile.append(card)
+                self.rng.shuffle(pile)
+            events.append(FirstCardReturned(card, where))
+        self.discard.append(card)
+        self.color = card.color
+        events.append(CardTurned(card))
+        EFFECTS[card.effect].first(self, card, self.next_seat(dealer))
+        return events
+
+    def copy(self) -> Game:
+        """An independent copy (cheap: lists of shared card values, one-integer generator)."""
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin.rng = self.rng.copy()
+        twin.hands = [list(hand) for hand in self.hands]
+        for name in (
+            "draw_pile", "discard", "scores", "seating", "position", "active", "log",
+            "discard_points", "owes_uno", "called_uno", "false_uno", "reveals",
+        ):  # fmt: skip
+            setattr(twin, name, list(getattr(self, name)))
+        twin._events = []
+        return twin
+
+    @property
+    def top(self) -> Card:
+        """The top card of the discard pile."""
+        return self.discard[-1]
+
+    @property
+    def hand_over(self) -> bool:
+        return self.phase is Phase.HAND_OVER or self.phase is Phase.MATCH_OVER
+
+    @property
+    def match_over(self) -> bool:
+        return self.phase is Phase.MATCH_OVER
+
+    # ------------------------------------------------------- effect helpers
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places after ``seat`` in the direction of play, among the
+        players still in the hand."""
+        seating = self.seating
+        n = self.n
+        pos = self.position[seat]
+        direction = self.direction
+        while steps:
+            pos = (pos + direction) % n
+            if self.active[seating[pos]]:
+                steps -= 1
+        return seating[pos]
+
+    def start_turn(self, seat: int) -> None:
+        """Make ``seat`` the player to act, for a normal turn."""
+        self.to_act = seat
+        self.phase = Phase.PLAY
+        self.drawn = None
+
+    def ask_color(self, seat: int) -> None:
+        """Make ``seat`` name the color (a Wild turned up first); then she plays."""
+        self.to_act = seat
+        self.phase = Phase.COLOR
+        self.color = None
+
+    def skip(self, seat: int) -> None:
+        self._events.append(Skipped(seat))
+
+    def reverse(self) -> None:
+        self.direction = -self.direction
+        self._events.append(DirectionChanged(self.direction))
+
+    def can_draw(self) -> bool:
+        return bool(self.draw_pile) or len(self.discard) > 1
+
+    def draw_cards(self, seat: int, count: int, reason: str) -> list[Card]:
+        """``seat`` draws up to ``count`` cards, reshuffling the discard pile when the draw
+        pile runs out (not before); fewer if both piles are exhausted."""
+        pile = self.draw_pile
+        hand = self.hands[seat]
+        drawn: list[Card] = []
+        for _ in range(count):
+            if not pile:
+                if len(self.discard) <= 1:
+                    break
+                self._reshuffle()
+                pile = self.draw_pile
+            card = pile.pop()
+            hand.append(card)
+            drawn.append(card)
+        if drawn:
+            self.idle_turns = 0
+        self._events.append(CardsDrawn(seat, tuple(drawn), reason))
+        return drawn
+
+    def _reshuffle(self) -> None:
+        top = self.discard.pop()
+        cards = self.discard
+        self.rng.shuffle(cards)
+        self.draw_pile = cards
+        self.discard = [top]
+        self._events.append(Reshuffled(len(cards)))
+
+    def inflict(self, source: int, victim: int, count: int, wild: bool) -> None:
+        """A draw card by ``source`` hits ``victim``: the penalty waits on her if the rules
+        give her an answer (stacking, a challenge), else she draws and forfeits at once."""
+        rules = self.rules
+        self.pending_draw += count
+        self.pending_wild = wild
+        self.pending_source = source
+        if wild:
+            answerable = rules.challenge or rules.stack_draw_four
+        else:
+            answerable = rules.stack_draw_two or rules.stack_cross
+        if answerable:
+            self.to_act = victim
+            self.phase = Phase.PENALTY
+            self.drawn = None
+            self._events.append(DrawPending(victim, self.pending_draw))
+        else:
+            self.take_penalty(victim)
+
+    def take_penalty(self, victim: int, extra: int = 0) -> None:
+        """``victim`` draws the pending total (plus ``extra``) and forfeits her turn."""
+        total = self.pending_draw + extra
+        self.pending_draw = 0
+        self.draw_cards(victim, total, "penalty")
+        self.skip(victim)
+        if self.active[victim]:
+            self.start_turn(self.next_seat(victim))
+
+    # ------------------------------------------------------------ legality
+
+    def matches(self, card: Card) -> bool:
+        """Whether ``card`` may be played on the pile as it is (color, symbol, or wild)."""
+        return card.is_wild or card.color is self.color or card.face == self.discard[-1].face
+
+    def is_bluff(self, seat: int, card: Card) -> bool:
+        """Whether playing the Wild Draw Four ``card`` now breaks ``wd4_rule`` (a bluff):
+        ``seat`` holds a card of the current color (or, under ``no_color_or_number``, a
+        number card of the top card's number)."""
+        if card.symbol not in WILD_DRAW_FOUR_SYMBOLS:
+            return False
+        color = self.color
+        number = self.discard[-1].number if self.rules.wd4_rule == "no_color_or_number" else None
+        for held in self.hands[seat]:
+            if held.color is color and color is not None:
+                return True
+            if number is not None and held.number == number and not held.is_wild:
+                return True
+        return False
+
+    def _honest(self, seat: int, card: Card) -> bool:
+        return self.matches(card) and not self.is_bluff(seat, card)
+
+    def _has_honest_play(self, seat: int) -> bool:
+        return any(self._honest(seat, card) for card in self.hands[seat])
+
+    def _stack_answers(self, card: Card) -> bool:
+        """Whether ``card`` may answer the pending draw (stacking)."""
+        rules = self.rules
+        if self.pending_wild:
+            return rules.stack_draw_four and card.symbol in WILD_DRAW_FOUR_SYMBOLS
+        if card.symbol == "D2":
+            return rules.stack_draw_two
+        return rules.stack_cross and card.symbol in WILD_DRAW_FOUR_SYMBOLS
+
+    def catchable(self, seat: int) -> bool:
+        """Whether ``seat`` can be caught now (a missed UNO, or a false one under
+        ``false_uno_penalty``)."""
+        return (self.owes_uno[seat] and len(self.hands[seat]) == 1) or self.false_uno[seat]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every meaningful action ``seat`` may take now.
+
+        The list leaves out only two kinds of accepted actions that never help: an UNO call
+        that changes nothing (more than one card, already called) and, under
+        ``bad_catch_penalty``, a catch that is wrong.
+        """
+        out: list[Action] = []
+        if not 0 <= seat < self.n:
+            return out
+        phase = self.phase
+        if phase is Phase.MATCH_OVER:
+            return out
+        if phase is Phase.HAND_OVER:
+            out.append(DEAL)
+            return out
+        if seat == self.to_act:
+            hand = self.hands[seat]
+            uno = len(hand) == 2 and self.rules.uno_call == "manual"
+            if phase is Phase.PLAY:
+                honest = False
+                seen: set[Card] = set()
+                for card in hand:
+                    if card in seen or not self.matches(card):
+                        continue
+                    seen.add(card)
+                    bluff = self.is_bluff(seat, card)
+                    honest = honest or not bluff
+                    if not bluff or self.rules.challenge:
+                        _add_plays(out, card, uno)
+                if self.rules.voluntary_draw or not honest:
+                    out.append(DRAW if self.can_draw() else PASS)
+            elif phase is Phase.DRAWN:
+                drawn = self.drawn
+                assert drawn is not None
+                if self.matches(drawn):
+                    bluff = self.is_bluff(seat, drawn)
+                    if not bluff or self.rules.challenge:
+                        _add_plays(out, drawn, uno)
+                    if bluff or self.rules.play_drawn != "must":
+                        out.append(PASS)
+                else:  # pragma: no cover - an unplayable drawn card passes at once
+                    out.append(PASS)
+            elif phase is Phase.PENALTY:
+                out.append(DRAW)
+                if self.pending_wild and self.rules.challenge:
+                    out.append(CHALLENGE_ACTION)
+                seen = set()
+                for card in hand:
+                    if card in seen or not self._stack_answers(card):
+                        continue
+                    seen.add(card)
+                    if self.rules.challenge or not self.is_bluff(seat, card):
+                        _add_plays(out, card, uno)
+            elif phase is Phase.COLOR:
+                out.extend(_COLOR_ACTIONS)
+        if self.owes_uno[seat] and len(self.hands[seat]) == 1:
+            out.append(UNO)
+        for other in range(self.n):
+            if other != seat and self.catchable(other):
+                out.append(Action.catch(other))
+        return out
+
+    def is_legal(self, seat: int, action: Action | str) -> bool:
+        """Whether :meth:`apply` would accept the action."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        return self._reason(seat, action) is None
+
+    def _reason(self, seat: int, action: Action) -> str | None:
+        """Why ``action`` by ``seat`` is illegal now, or ``None`` if it is legal."""
+        n = self.n
+        if not 0 <= seat < n:
+            return f"there is no seat {seat} (seats are 0-{n - 1})"
+        kind = action.kind
+        phase = self.phase
+        if phase is Phase.MATCH_OVER:
+            return "the match is over"
+        if kind is Kind.DEAL:
+            return None if phase is Phase.HAND_OVER else "the hand is still being played"
+        if phase is Phase.HAND_OVER:
+            return "the hand is over: deal the next one"
+        if kind is Kind.UNO:
+            return None
+        if kind is Kind.CATCH:
+            return self._catch_reason(seat, action.targets[0])
+        to_act = self.to_act
+        if seat != to_act:
+            return f"it is seat {to_act}'s turn, not seat {seat}'s"
+        if phase is Phase.COLOR:
+            if kind is Kind.COLOR:
+                return None
+            return f"seat {seat} must first name the color of the Wild turned up (color R|Y|G|B)"
+        if kind is Kind.COLOR:
+            return "no color is asked for now (a wild names its color in its play: play W R)"
+        if kind is Kind.CHALLENGE:
+            if phase is Phase.PENALTY and self.pending_wild:
+                return None if self.rules.challenge else "challenges are off in these rules"
+            return f"no Wild Draw Four is pending on seat {seat}"
+        if phase is Phase.PENALTY:
+            if kind is Kind.DRAW:
+                return None
+            if kind is Kind.PASS:
+                return f"a draw of {self.pending_draw} is pending: take it (draw) or answer it"
+            card = action.card
+            assert card is not None
+            if not self._stack_answers(card):
+                return f"{card} cannot answer the pending draw of {self.pending_draw}"
+            return self._play_reason(seat, action)
+        if phase is Phase.DRAWN:
+            drawn = self.drawn
+            assert drawn is not None
+            if kind is Kind.DRAW:
+                return f"seat {seat} has drawn already: play the drawn {drawn} or pass"
+            if kind is Kind.PASS:
+                if self.rules.play_drawn == "must" and self._honest(seat, drawn):
+                    return f"the drawn {drawn} is playable and play_drawn is 'must'"
+                return None
+            card = action.card
+            assert card is not None
+            if card != drawn:
+                return f"after drawing, only the drawn card {drawn} may be played"
+            return self._play_reason(seat, action)
+        # Phase.PLAY
+        if kind is Kind.DRAW:
+            if not self.can_draw():
+                return "the draw pile and the discard pile are empty: pass"
+            if not self.rules.voluntary_draw and self._has_honest_play(seat):
+                return f"seat {seat} can play a card and voluntary_draw is off"
+            return None
+        if kind is Kind.PASS:
+            if self.can_draw():
+                return "a player must play a card or draw before passing"
+            if not self.rules.voluntary_draw and self._has_honest_play(seat):
+                return f"seat {seat} can play a card and voluntary_draw is off"
+            return None
+        return self._play_reason(seat, action)
+
+    def _play_reason(self, seat: int, action: Action) -> str | None:
+        card = action.card
+        assert card is not None
+        if card not in self.hands[seat]:
+            return f"seat {seat} holds no {card}"
+        if action.targets:
+            return f"{card} picks no player"
+        if card.is_wild:
+            if action.color is None:
+                return f"{card} needs a color: play {card} R|Y|G|B"
+        elif action.color is not None:
+            return f"{card} names no color"
+        if self.phase is not Phase.PENALTY and not self.matches(card):
+            top = self.discard[-1]
+            color = self.color.value if self.color else "none"
+            return f"{card} matches neither color {color} nor symbol {top.face}"
+        if not self.rules.challenge and self.is_bluff(seat, card):
+            return f"{card} may not be played while holding a card of color {self.color}"
+        return None
+
+    def _catch_reason(self, seat: int, target: int) -> str | None:
+        if not 0 <= target < self.n:
+            return f"there is no seat {target} to catch"
+        if target == seat:
+            return "a player cannot catch herself"
+        if self.catchable(target) or self.rules.bad_catch_penalty:
+            return None
+        return self._wrong_catch(target)
+
+    def _wrong_catch(self, target: int) -> str:
+        count = len(self.hands[target])
+        if count != 1:
+            return f"seat {target} holds {count} cards"
+        if self.called_uno[target]:
+            return f"seat {target} called UNO"
+        return f"the window to catch seat {target} has closed"
+
+    # --------------------------------------------------------------- apply
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Apply ``action`` by ``seat`` and return the events it caused, in order.
+
+        An illegal action raises :class:`IllegalAction` and changes nothing.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        reason = self._reason(seat, action)
+        if reason is not None:
+            raise IllegalAction(seat, action.code, reason)
+        events = self._events = []
+        self.log.append((seat, action.code))
+        kind = action.kind
+        if kind in TURN_KINDS:
+            self._close_windows(seat)
+        if kind is Kind.PLAY:
+            self._play(seat, action)
+        elif kind is Kind.DRAW:
+            if self.phase is Phase.PENALTY:
+                self.take_penalty(seat)
+            else:
+                self._draw(seat)
+        elif kind is Kind.PASS:
+            self._pass(seat)
+        elif kind is Kind.COLOR:
+            assert action.color is not None
+            self.color = action.color
+            events.append(ColorChosen(seat, action.color))
+            self.start_turn(seat)
+        elif kind is Kind.CHALLENGE:
+            self._challenge(seat)
+        elif kind is Kind.UNO:
+            self._call_uno(seat)
+        elif kind is Kind.CATCH:
+            self._catch(seat, action.targets[0])
+        else:
+            self._deal()
+        return events
+
+    def _close_windows(self, seat: int) -> None:
+        """A turn action by ``seat`` closes UNO catch windows: everybody else's under
+        ``next_turn``, her own under ``own_turn``."""
+        if self.rules.uno_window == "next_turn":
+            for other in range(self.n):
+                if other != seat:
+                    self.owes_uno[other] = False
+                    self.false_uno[other] = False
+        else:
+            self.owes_uno[seat] = False
+            self.false_uno[seat] = False
+
+    def _play(self, seat: int, action: Action) -> None:
+        card = action.card
+        assert card is not None
+        hand = self.hands[seat]
+        if card.symbol in WILD_DRAW_FOUR_SYMBOLS:
+            # Guilt is judged on the hand as it was when the card was played.
+            self.pending_guilty = self.is_bluff(seat, card)
+            self.pending_prev_color = self.color
+        hand.remove(card)
+        self.discard.append(card)
+        self.discard_points[seat] += self.rules.points(card)
+        self.color = action.color if card.is_wild else card.color
+        self.drawn = None
+        self.idle_turns = 0
+        self._events.append(CardPlayed(seat, card, action.color))
+        left = len(hand)
+        if left == 1:
+            if action.uno or self.rules.uno_call == "auto":
+                self.called_uno[seat] = True
+                self.owes_uno[seat] = False
+                self._events.append(UnoCalled(seat))
+            else:
+                self.called_uno[seat] = False
+                self.owes_uno[seat] = True
+        elif action.uno:
+            self._events.append(UnoCalled(seat))
+            if left > 1 and self.rules.false_uno_penalty:
+                self.false_uno[seat] = True
+        effect = EFFECTS[card.effect]
+        if left == 0:
+            self.pending_guilty = False
+            effect.last_card(self, seat, card)
+            self._end_hand(seat, blocked=False)
+        else:
+            effect.play(self, seat, card, action)
+
+    def _draw(self, seat: int) -> None:
+        drawn = self.draw_cards(seat, 1, "draw")
+        if self.rules.draw_until_playable:
+            while drawn and not self._honest(seat, drawn[-1]) and self.can_draw():
+                drawn = self.draw_cards(seat, 1, "draw")
+        card = drawn[-1] if drawn else None
+        if (
+            card is not None
+            and self.rules.play_drawn != "never"
+            and self.matches(card)
+            and (self.rules.challenge or not self.is_bluff(seat, card))
+        ):
+            self.phase = Phase.DRAWN
+            self.drawn = card
+        else:
+            # Nothing to decide: the drawn card cannot be played, so the turn passes.
+            self._events.append(Passed(seat))
+            self.start_turn(self.next_seat(seat))
+
+    def _pass(self, seat: int) -> None:
+        self._events.append(Passed(seat))
+        if self.phase is Phase.PLAY:
+            # Nothing could be drawn: an idle turn. A whole round of them blocks the hand.
+            self.idle_turns += 1
+            if self.idle_turns >= self.players_in_hand:
+                self._end_blocked()
+                return
+        self.start_turn(self.next_seat(seat))
+
+    def _challenge(self, seat: int) -> None:
+        accused = self.pending_source
+        shown = tuple(self.hands[accused])
+        events = self._events
+        events.append(HandRevealed(accused, seat, shown))
+        guilty = self.pending_guilty
+        events.append(Challenged(seat, accused, guilty))
+        total = self.pending_draw
+        self.pending_draw = 0
+        if guilty:
+            live = self.rules.challenge_reveal
+            self.reveals.append((seat, accused, None if live else shown))
+            self.draw_cards(accused, total, "challenge")
+            if self.rules.guilty_color == "reverts":
+                self.color = self.pending_prev_color
+                events.append(ColorReverted(self.color))
+            self.start_turn(seat)
+        else:
+            self.reveals.append((seat, accused, shown))
+            self.draw_cards(seat, total + 2, "challenge")
+            self.skip(seat)
+            self.start_turn(self.next_seat(seat))
+
+    def _call_uno(self, seat: int) -> None:
+        self._events.append(UnoCalled(seat))
+        if len(self.hands[seat]) == 1:
+            if self.owes_uno[seat]:
+                self.owes_uno[seat] = False
+                self.called_uno[seat] = True
+        elif self.rules.false_uno_penalty:
+            self.false_uno[seat] = True
+
+    def _catch(self, seat: int, target: int) -> None:
+        if self.catchable(target):
+            self.owes_uno[target] = False
+            self.false_uno[target] = False
+            self._events.append(UnoCaught(seat, target))
+            self.draw_cards(target, 2, "catch")
+        else:  # only reachable under bad_catch_penalty
+            self._events.append(CatchFailed(seat, target, self._wrong_catch(target)))
+            self.draw_cards(seat, 2, "bad_catch")
+
+    def _deal(self) -> None:
+        # The next dealer sits left of the last one, whatever the direction of play was.
+        dealer = self.seating[(self.position[self.dealer] + 1) % self.n]
+        self._start_hand(dealer)
+
+    # ----------------------------------------------------------- hand end
+
+    def hand_points(self, seat: int) -> int:
+        """The points of the cards in ``seat``'s hand."""
+        points = self.rules.points
+        return sum(points(card) for card in self.hands[seat])
+
+    def _end_blocked(self) -> None:
+        points = [self.hand_points(s) if self.active[s] else 1 << 30 for s in range(self.n)]
+        winner = points.index(min(points))  # ties go to the lowest seat
+        self._end_hand(winner, blocked=True)
+
+    def _end_hand(self, winner: int, blocked: bool) -> None:
+        n = self.n
+        in_hand = [self.hand_points(s) for s in range(n)]
+        in_hand[winner] = 0  # a blocked hand's winner counts as out
+        scoring = self.rules.scoring
+        if scoring == "winner_takes_all":
+            points = [0] * n
+            points[winner] = sum(in_hand)
+        elif scoring == "penalty":
+            points = in_hand
+        elif scoring == "discards_minus_hand":
+            points = [self.discard_points[s] - in_hand[s] for s in range(n)]
+        else:
+            points = [0] * n
+        scores = self.scores
+        for s in range(n):
+            scores[s] += points[s]
+        self.to_act = None
+        self.drawn = None
+        self.pending_draw = 0
+        self.owes_uno = [False] * n
+        self.false_uno = [False] * n
+        result = HandEnded(winner, blocked, tuple(points), tuple(scores))
+        self.hand_result = result
+        self._events.append(result)
+        target = self.rules.target
+        match_winner: int | None = None
+        if scoring == "none":
+            match_winner = winner
+        elif max(scores) >= target:
+            best = min(scores) if scoring == "penalty" else max(scores)
+            match_winner = scores.index(best)
+        if match_winner is None:
+            self.phase = Phase.HAND_OVER
+        else:
+            self.phase = Phase.MATCH_OVER
+            self.winner = match_winner
+            self._events.append(MatchEnded(match_winner, tuple(scores)))
+
+    # ---------------------------------------------------------------- views
+
+    def view_for(self, seat: int | None) -> Any:
+        """What ``seat`` may know (``None``: a spectator). See :mod:`una.engine.views`."""
+        from una.engine.views import view_for
+
+        return view_for(self, seat)
+
+    def state_json(self) -> dict[str, Any]:
+        """The whole state, as ``una replay --json`` prints it (NOTATION.md)."""
+        over = self.hand_over
+        return {
+            "hand_number": self.hand_number,
+            "hands": [[card.code for card in hand] for hand in self.hands],
+            "top": self.discard[-1].code,
+            "color": self.color.value if self.color else None,
+            "direction": self.direction,
+            "to_act": None if over else self.to_act,
+            "pending_draw": self.pending_draw,
+            "draw_pile": len(self.draw_pile),
+            "scores": list(self.scores),
+            "hand_over": over,
+            "match_over": self.match_over,
+        }
+
+    def all_cards(self) -> list[Card]:
+        """Every card at the table: piles and hands (the conservation invariant's sum)."""
+        cards = list(self.draw_pile) + list(self.discard)
+        for hand in self.hands:
+            cards.extend(hand)
+        return cards
+
+    def to_record(self) -> Any:
+        """The record of this game so far (see :mod:`una.engine.record`)."""
+        from una.engine.record import record_of
+
+        return record_of(self)
+
+    def play_out(self, seats_actions: Iterable[tuple[int, Action | str]]) -> list[Event]:
+        """Apply several actions; returns all their events."""
+        events: list[Event] = []
+        for seat, action in seats_actions:
+            events.extend(self.apply(seat, action))
+        return events
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.rules} players={self.n} hand={self.hand_number} "
+            f"phase={self.phase.value} to_act={self.to_act} top={self.discard[-1]}>"
+        )
+
+
+_COLOR_ACTIONS = tuple(Action.name_color(color) for color in COLORS)
+
+
+def _add_plays(out: list[Action], card: Card, uno: bool) -> None:
+    if card.is_wild:
+        for color in COLORS:
+            out.append(Action.play(card, color))
+            if uno:
+                out.append(Action.play(card, color, uno=True))
+    else:
+        out.append(Action.play(card))
+        if uno:
+            out.append(Action.play(card, uno=True))
+
+
+def _code(card: Card) -> str:
+    return card.code

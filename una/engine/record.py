@@ -1,0 +1,200 @@
+"""The game record of NOTATION.md: read, write, replay.
+
+>>> record = Record.from_json({"rules": "standard", "players": ["Ann", "Bob"], "seed": 5})
+>>> game = record.replay()
+>>> seat = game.to_act
+>>> _ = game.apply(seat, game.legal_actions(seat)[0])
+>>> again = Record.from_json(game.to_record().to_json()).replay()
+>>> again.state_json() == game.state_json()
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from una.engine.actions import Action
+from una.engine.cards import Card, deck_difference
+from una.engine.errors import IllegalAction, InvalidCode, InvalidRecord, InvalidRules, UnaError
+from una.engine.game import Game
+from una.engine.rules import RuleSet
+
+FORMAT = "una/1"
+
+
+class ReplayError(UnaError):
+    """An action of a record that cannot be replayed: its index, seat, code and why."""
+
+    def __init__(self, index: int, seat: int, code: str, reason: str) -> None:
+        super().__init__(f'action {index} (seat {seat}, "{code}"): {reason}')
+        self.index = index
+        self.seat = seat
+        self.code = code
+        self.reason = reason
+
+
+@dataclass
+class Record:
+    """A game: its rules, players, seed, first dealer, optional decks, and actions."""
+
+    rules: RuleSet
+    players: int | list[str]
+    seed: int = 0
+    dealer: int = 0
+    decks: list[list[Card]] | None = None
+    actions: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def seats(self) -> int:
+        return self.players if isinstance(self.players, int) else len(self.players)
+
+    # ------------------------------------------------------------- reading
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        """A record from JSON text."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InvalidRecord("json", f"not valid JSON: {error}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Record:
+        """A record from its decoded JSON, every field checked; errors name the field."""
+        if not isinstance(data, dict):
+            raise InvalidRecord("record", "must be a JSON object")
+        fmt = data.get("format", FORMAT)
+        if fmt != FORMAT:
+            raise InvalidRecord("format", f"unknown format {fmt!r} (expected {FORMAT!r})")
+        known = {"format", "rules", "players", "seed", "dealer", "decks", "actions"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise InvalidRecord(unknown[0], "unknown field")
+        try:
+            rules = RuleSet.from_json(data.get("rules", "standard"))
+        except InvalidRules as error:
+            raise InvalidRecord("rules", str(error)) from None
+        players = data.get("players")
+        if isinstance(players, bool) or not isinstance(players, int | list):
+            raise InvalidRecord("players", "must be a number of seats or a list of names")
+        if isinstance(players, list) and not all(isinstance(p, str) for p in players):
+            raise InvalidRecord("players", "names must be strings")
+        seats = players if isinstance(players, int) else len(players)
+        low, high = rules.players
+        if not low <= seats <= high:
+            raise InvalidRecord("players", f"{seats} seats, but these rules seat {low} to {high}")
+        seed = data.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidRecord("seed", f"must be an integer, not {seed!r}")
+        dealer = data.get("dealer", 0)
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats:
+            raise InvalidRecord("dealer", f"must be a seat from 0 to {seats - 1}, not {dealer!r}")
+        decks = None
+        if data.get("decks") is not None:
+            decks = _read_decks(data["decks"], rules)
+        actions = _read_actions(data.get("actions", []), seats)
+        return cls(rules, players, seed, dealer, decks, actions)
+
+    # ------------------------------------------------------------- writing
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "rules": self.rules.to_json(),
+            "players": self.players,
+            "seed": self.seed,
+            "dealer": self.dealer,
+        }
+        if self.decks is not None:
+            out["decks"] = [[card.code for card in deck] for deck in self.decks]
+        out["actions"] = [[seat, code] for seat, code in self.actions]
+        return out
+
+    def dumps(self, indent: int | None = None) -> str:
+        """JSON text; with ``indent``, one field per line and one action (or deck) per line."""
+        data = self.to_json()
+        if indent is None:
+            return json.dumps(data)
+        pad = " " * indent
+        lines = []
+        for key, value in data.items():
+            if key in ("actions", "decks") and value:
+                items = ",\n".join(pad * 2 + json.dumps(item) for item in value)
+                lines.append(f"{pad}{json.dumps(key)}: [\n{items}\n{pad}]")
+            else:
+                lines.append(f"{pad}{json.dumps(key)}: {json.dumps(value)}")
+        return "{\n" + ",\n".join(lines) + "\n}\n"
+
+    # ------------------------------------------------------------- replay
+
+    def new_game(self) -> Game:
+        """The game as dealt, before any action."""
+        return Game(self.rules, self.players, self.seed, self.dealer, self.decks)
+
+    def replay(self, upto: int | None = None) -> Game:
+        """The game after the first ``upto`` actions (all by default).
+
+        Raises :class:`ReplayError` naming the first action that cannot be applied.
+        """
+        game = self.new_game()
+        actions = self.actions if upto is None else self.actions[:upto]
+        for index, (seat, code) in enumerate(actions):
+            try:
+                game.apply(seat, Action.parse(code))
+            except IllegalAction as error:
+                raise ReplayError(index, seat, code, f"illegal: {error.reason}") from None
+            except InvalidCode as error:
+                raise ReplayError(index, seat, code, str(error)) from None
+        return game
+
+
+def record_of(game: Game) -> Record:
+    """The record of a game so far (its rules, players, seed, decks and action log)."""
+    return Record(
+        rules=game.rules,
+        players=game.players_spec if isinstance(game.players_spec, int) else list(game.names),
+        seed=game.seed,
+        dealer=game.first_dealer,
+        decks=[list(deck) for deck in game.decks] if game.decks else None,
+        actions=list(game.log),
+    )
+
+
+def _read_decks(raw: Any, rules: RuleSet) -> list[list[Card]]:
+    if not isinstance(raw, list):
+        raise InvalidRecord("decks", "must be a list of decks")
+    decks = []
+    full = sorted(card.code for card in rules.deck())
+    for i, deck in enumerate(raw):
+        if not isinstance(deck, list) or not all(isinstance(code, str) for code in deck):
+            raise InvalidRecord(f"decks[{i}]", "must be a list of card codes")
+        try:
+            cards = [Card.parse(code) for code in deck]
+        except InvalidCode as error:
+            raise InvalidRecord(f"decks[{i}]", str(error)) from None
+        if sorted(card.code for card in cards) != full:
+            raise InvalidRecord(f"decks[{i}]", deck_difference(cards, rules.deck(), rules.preset))
+        decks.append(cards)
+    return decks
+
+
+def _read_actions(raw: Any, seats: int) -> list[tuple[int, str]]:
+    if not isinstance(raw, list):
+        raise InvalidRecord("actions", "must be a list of [seat, code] pairs")
+    actions = []
+    for i, item in enumerate(raw):
+        if (
+            not isinstance(item, list)
+            or len(item) != 2
+            or isinstance(item[0], bool)
+            or not isinstance(item[0], int)
+            or not isinstance(item[1], str)
+        ):
+            raise InvalidRecord(f"actions[{i}]", f'must be [seat, "code"], not {item!r}')
+        if not 0 <= item[0] < seats:
+            raise InvalidRecord(f"actions[{i}]", f"seat {item[0]} is out of range 0-{seats - 1}")
+        actions.append((item[0], item[1]))
+    return actions

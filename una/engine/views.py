@@ -1,0 +1,158 @@
+"""Views: exactly what one seat (or a spectator) may know about a game.
+
+A view is built from the game but holds no reference to it, and nothing hidden: the seat's
+own hand, the others' card counts, the public table, what a rule revealed to this seat, and
+its legal actions. Bots and front ends see the game only through views.
+
+>>> from una.engine.game import Game
+>>> game = Game("standard", players=["Ann", "Bob"], seed=3)
+>>> view = game.view_for(0)
+>>> len(view.hand), view.hand_counts
+(7, (7, 7))
+>>> game.view_for(None).hand is None
+True
+>>> sorted(view.to_json())[:4]
+['catchable', 'color', 'dealer', 'direction']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from una.engine.actions import Action
+from una.engine.cards import Card, Color
+
+if TYPE_CHECKING:
+    from una.engine.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Cards of ``seat`` that this view's seat was shown (a challenge)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What ``seat`` may know; ``seat`` and ``hand`` are ``None`` for a spectator."""
+
+    seat: int | None
+    players: tuple[str, ...]
+    rules: str | dict[str, Any]
+    hand_number: int
+    dealer: int
+    phase: str
+    hand: tuple[Card, ...] | None
+    hand_counts: tuple[int, ...]
+    top: Card
+    color: Color | None
+    direction: int
+    to_act: int | None
+    pending_draw: int
+    draw_pile: int
+    discard_pile: int
+    scores: tuple[int, ...]
+    uno_called: tuple[int, ...]
+    catchable: tuple[int, ...]
+    drawn: Card | None
+    revealed: tuple[Reveal, ...]
+    legal: tuple[Action, ...]
+    hand_winner: int | None
+    hand_points: tuple[int, ...] | None
+    match_winner: int | None
+
+    @property
+    def hand_over(self) -> bool:
+        return self.phase in ("hand_over", "match_over")
+
+    @property
+    def match_over(self) -> bool:
+        return self.phase == "match_over"
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-serialisable dict, card and action codes as text."""
+        return {
+            "seat": self.seat,
+            "players": list(self.players),
+            "rules": self.rules,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "hand": None if self.hand is None else [c.code for c in self.hand],
+            "hand_counts": list(self.hand_counts),
+            "top": self.top.code,
+            "color": self.color.value if self.color else None,
+            "direction": self.direction,
+            "to_act": self.to_act,
+            "pending_draw": self.pending_draw,
+            "draw_pile": self.draw_pile,
+            "discard_pile": self.discard_pile,
+            "scores": list(self.scores),
+            "uno_called": list(self.uno_called),
+            "catchable": list(self.catchable),
+            "drawn": self.drawn.code if self.drawn else None,
+            "revealed": [
+                {"seat": r.seat, "cards": [c.code for c in r.cards]} for r in self.revealed
+            ],
+            "legal": [a.code for a in self.legal],
+            "hand_winner": self.hand_winner,
+            "hand_points": None if self.hand_points is None else list(self.hand_points),
+            "match_winner": self.match_winner,
+        }
+
+
+def view_for(game: Game, seat: int | None) -> View:
+    """The view of ``seat`` (a player's index), or of a spectator for ``None``."""
+    if seat is not None and not 0 <= seat < game.n:
+        raise ValueError(f"there is no seat {seat} (seats are 0-{game.n - 1})")
+    player = seat is not None
+    hand: tuple[Card, ...] | None = None
+    revealed: list[Reveal] = []
+    legal: tuple[Action, ...] = ()
+    drawn = None
+    if seat is not None:
+        hand = tuple(sorted(game.hands[seat], key=_sort_key))
+        legal = tuple(game.legal_actions(seat))
+        if game.to_act == seat:
+            drawn = game.drawn
+        for viewer, shown_seat, cards in game.reveals:
+            if viewer == seat:
+                shown = tuple(game.hands[shown_seat]) if cards is None else cards
+                revealed.append(Reveal(shown_seat, tuple(sorted(shown, key=_sort_key))))
+    result = game.hand_result
+    over = game.hand_over
+    return View(
+        seat=seat,
+        players=tuple(game.names),
+        rules=game.rules.to_json(),
+        hand_number=game.hand_number,
+        dealer=game.dealer,
+        phase=game.phase.value,
+        hand=hand if player else None,
+        hand_counts=tuple(len(h) for h in game.hands),
+        top=game.discard[-1],
+        color=game.color,
+        direction=game.direction,
+        to_act=None if over else game.to_act,
+        pending_draw=game.pending_draw,
+        draw_pile=len(game.draw_pile),
+        discard_pile=len(game.discard),
+        scores=tuple(game.scores),
+        uno_called=tuple(
+            s for s in range(game.n) if game.called_uno[s] and len(game.hands[s]) == 1
+        ),
+        catchable=tuple(s for s in range(game.n) if game.catchable(s)),
+        drawn=drawn,
+        revealed=tuple(revealed),
+        legal=legal,
+        hand_winner=result.winner if result else None,
+        hand_points=result.points if result else None,
+        match_winner=game.winner,
+    )
+
+
+def _sort_key(card: Card) -> tuple[int, int]:
+    return card.sort_key
