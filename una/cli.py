@@ -39,14 +39,18 @@ def replay(
         bool, typer.Option("--json", help="Print the state after the last action as JSON.")
     ] = False,
     upto: Annotated[
-        int | None, typer.Option("--upto", min=0, help="Replay only the first K actions.")
+        int | None, typer.Option("--upto", help="Replay only the first K actions.")
     ] = None,
 ) -> None:
     """Replay a game record: a readable account, or the final state with --json."""
+    if upto is not None and upto < 0:
+        _fail(f"--upto: must be 0 or more, not {upto}")
     try:
         text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
     except OSError as error:
         _fail(f"{file}: {error.strerror or error}")
+    except UnicodeDecodeError as error:
+        _fail(f"{file}: not UTF-8 text ({error.reason} at byte {error.start})")
     try:
         record = Record.loads(text)
         if as_json:

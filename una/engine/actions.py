@@ -148,7 +148,8 @@ def _color(text: str, token: str) -> Color:
 
 
 def _seat(text: str, token: str) -> int:
-    if not token.startswith("@") or not token[1:].isdigit():
+    digits = token[1:]
+    if not token.startswith("@") or not (digits.isascii() and digits.isdigit()):
         raise InvalidCode(f"invalid action {text!r}: expected @<seat number>, got {token!r}")
     return int(token[1:])
 

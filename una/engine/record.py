@@ -12,6 +12,8 @@ True
 from __future__ import annotations
 
 import json
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +30,8 @@ class ReplayError(UnaError):
     """An action of a record that cannot be replayed: its index, seat, code and why."""
 
     def __init__(self, index: int, seat: int, code: str, reason: str) -> None:
-        super().__init__(f'action {index} (seat {seat}, "{code}"): {reason}')
+        # json.dumps quotes the code and escapes control characters: the message is one line.
+        super().__init__(f"action {index} (seat {seat}, {json.dumps(code)}): {reason}")
         self.index = index
         self.seat = seat
         self.code = code
@@ -59,6 +62,8 @@ class Record:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise InvalidRecord("json", f"not valid JSON: {error}") from None
+        except RecursionError:
+            raise InvalidRecord("json", "nested too deeply") from None
         return cls.from_json(data)
 
     @classmethod
@@ -198,3 +203,56 @@ def _read_actions(raw: Any, seats: int) -> list[tuple[int, str]]:
             raise InvalidRecord(f"actions[{i}]", f"seat {item[0]} is out of range 0-{seats - 1}")
         actions.append((item[0], item[1]))
     return actions
+
+
+def stacked_deck(
+    rules: RuleSet | str,
+    hands: Sequence[Sequence[Card | str]],
+    first: Card | str,
+    draws: Sequence[Card | str] = (),
+    dealer: int = 0,
+) -> list[Card]:
+    """A whole deck (top first) that deals ``hands`` to the seats, turns ``first`` up and
+    then gives ``draws`` in order; the rest of the rule set's deck follows in canonical order.
+
+    For tests, fixtures and puzzles: ``Game(rules, 2, decks=[stacked_deck(...)])``.
+
+    >>> from una.engine.cards import parse_cards
+    >>> deck = stacked_deck("standard", [["R5"] * 7, "G1 G2 G3 G4 G5 G6 G7".split()], "R5")
+    Traceback (most recent call last):
+    ...
+    una.engine.errors.InvalidRecord: decks: the standard deck has only 2 of R5, not 8
+    >>> hands = [parse_cards("R1 R2 R3 R4 R5 R6 R7"), parse_cards("G1 G2 G3 G4 G5 G6 G7")]
+    >>> deck = stacked_deck("standard", hands, "B9", draws=["W"])
+    >>> [card.code for card in deck[:4]], deck[14].code, deck[15].code, len(deck)
+    (['G1', 'R1', 'G2', 'R2'], 'B9', 'W', 108)
+    """
+    ruleset = rules if isinstance(rules, RuleSet) else RuleSet.from_json(rules)
+    n = len(hands)
+    size = ruleset.hand_size
+    parsed = [[_card(c) for c in hand] for hand in hands]
+    for seat, hand in enumerate(parsed):
+        if len(hand) != size:
+            raise InvalidRecord("decks", f"hand {seat} has {len(hand)} cards, not {size}")
+    top = [parsed[(dealer + 1 + i) % n][i // n] for i in range(size * n)]
+    top.append(_card(first))
+    top.extend(_card(c) for c in draws)
+    deck = ruleset.deck()
+    have = Counter(deck)
+    used = Counter(top)
+    for card, count in used.items():
+        if count > have[card]:
+            raise InvalidRecord(
+                "decks", f"the {ruleset.preset} deck has only {have[card]} of {card}, not {count}"
+            )
+    rest = []
+    for card in deck:
+        if used[card]:
+            used[card] -= 1
+        else:
+            rest.append(card)
+    return top + rest
+
+
+def _card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else Card.parse(card)

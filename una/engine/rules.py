@@ -21,6 +21,9 @@ from una.engine.cards import Card
 from una.engine.errors import InvalidRules
 from una.engine.presets import PRESETS, Preset
 
+#: The most seats any table has (the official rules' 10).
+MAX_SEATS = 10
+
 
 @dataclass(frozen=True)
 class Switch:
@@ -180,8 +183,8 @@ class RuleSet:
 
     def _check_consistent(self) -> None:
         low, high = self.players
-        if not 2 <= low <= high:
-            raise InvalidRules(f"players {list(self.players)}: need 2 <= min <= max")
+        if not 2 <= low <= high <= MAX_SEATS:
+            raise InvalidRules(f"players {list(self.players)}: need 2 <= min <= max <= {MAX_SEATS}")
         needed = high * self.preset_data.hand_size + 1
         if needed > self.preset_data.deck_size:
             raise InvalidRules(

@@ -1,0 +1,223 @@
+"""Hypothesis property tests: the invariants of RULES.md section 8 over random games.
+
+Random legal actions by random seats (catches, UNO calls and challenges included), under
+random switch combinations; after every action the invariants are checked.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
+
+from una.engine import Action, Card, Game, IllegalAction, InvalidRules, RuleSet
+from una.engine.actions import Kind
+from una.engine.cards import ALL_CARDS, COLORS
+from una.engine.record import Record
+from una.engine.rules import SWITCHES
+
+#: Switch values the engine implements, to combine at random.
+SWITCH_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "stack_draw_two": st.booleans(),
+    "stack_draw_four": st.booleans(),
+    "stack_cross": st.booleans(),
+    "draw_until_playable": st.booleans(),
+    "voluntary_draw": st.booleans(),
+    "play_drawn": st.sampled_from(SWITCHES["play_drawn"].choices),
+    "uno_call": st.sampled_from(SWITCHES["uno_call"].choices),
+    "uno_window": st.sampled_from(SWITCHES["uno_window"].choices),
+    "false_uno_penalty": st.booleans(),
+    "bad_catch_penalty": st.booleans(),
+    "challenge": st.booleans(),
+    "guilty_color": st.sampled_from(SWITCHES["guilty_color"].choices),
+    "challenge_reveal": st.booleans(),
+    "wd4_rule": st.sampled_from(SWITCHES["wd4_rule"].choices),
+    "scoring": st.sampled_from(SWITCHES["scoring"].choices),
+    "target": st.sampled_from([50, 200, 500]),
+}
+
+
+@st.composite
+def rule_sets(draw: st.DrawFn) -> RuleSet:
+    overrides = draw(st.fixed_dictionaries({}, optional=SWITCH_VALUES))
+    try:
+        return RuleSet.from_json({"preset": "standard", **overrides})
+    except InvalidRules:
+        assume(False)
+        raise  # pragma: no cover
+
+
+def every_legal(game: Game) -> list[tuple[int, Action]]:
+    return [(seat, action) for seat in range(game.n) for action in game.legal_actions(seat)]
+
+
+def random_action(rng: random.Random, game: Game) -> tuple[int, Action]:
+    """Any action at all, mostly illegal: to check that refusals change nothing."""
+    seat = rng.randrange(-1, game.n + 1)
+    kind = rng.choice(list(Kind))
+    if kind is Kind.PLAY:
+        card = rng.choice(ALL_CARDS[:60])
+        color = rng.choice([None, *COLORS])
+        return seat, Action.play(card, color, uno=rng.random() < 0.2)
+    if kind is Kind.CATCH:
+        return seat, Action.catch(rng.randrange(0, game.n + 1))
+    if kind is Kind.COLOR:
+        return seat, Action.name_color(rng.choice(COLORS))
+    return seat, Action(kind)
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    return (
+        game.state_json(),
+        [list(h) for h in game.hands],
+        list(game.draw_pile),
+        list(game.discard),
+        game.phase,
+        len(game.log),
+        game.rng.state,
+    )
+
+
+def check_invariants(game: Game, deck: Counter[Card]) -> None:
+    # Card conservation, card for card.
+    assert Counter(game.all_cards()) == deck
+    if game.match_over:
+        assert all(game.legal_actions(s) == [] for s in range(game.n))
+        return
+    if game.hand_over:
+        assert all(Action(Kind.DEAL) in game.legal_actions(s) for s in range(game.n))
+        return
+    # The player to act always has a legal turn action.
+    assert game.to_act is not None
+    turn = [a for a in game.legal_actions(game.to_act) if a.kind not in (Kind.UNO, Kind.CATCH)]
+    assert turn, f"seat {game.to_act} has no legal action in {game!r}"
+
+
+def check_hidden(game: Game, rng: random.Random) -> None:
+    """A view never depends on a card its seat may not see: shuffling every hidden card
+    (the draw pile and the other hands, but what a rule shows) leaves it unchanged."""
+    for seat in [None, *range(game.n)]:
+        view = game.view_for(seat).to_json()
+        other = game.copy()
+        live = {t for v, t, cards in game.reveals if v == seat and cards is None}
+        hidden_seats = [s for s in range(game.n) if s != seat and s not in live]
+        pool = list(other.draw_pile)
+        for s in hidden_seats:
+            pool.extend(other.hands[s])
+        rng.shuffle(pool)
+        other.draw_pile = pool[: len(other.draw_pile)]
+        rest = pool[len(other.draw_pile) :]
+        for s in hidden_seats:
+            size = len(other.hands[s])
+            other.hands[s], rest = rest[:size], rest[size:]
+        assert other.view_for(seat).to_json() == view
+        if seat is None:
+            assert view["hand"] is None and view["legal"] == []
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(
+    rules=rule_sets(),
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**32),
+    moves=st.integers(50, 1500),
+    choice_seed=st.integers(0, 2**32),
+)
+def test_invariants_over_random_games(
+    rules: RuleSet, players: int, seed: int, moves: int, choice_seed: int
+) -> None:
+    rng = random.Random(choice_seed)
+    game = Game(rules, players=players, seed=seed, dealer=seed % players)
+    deck = Counter(rules.deck())
+    check_invariants(game, deck)
+    for step in range(moves):
+        if game.match_over:
+            break
+        if step % 7 == 0:
+            # An arbitrary action: refused with nothing changed, or legal after all.
+            seat, action = random_action(rng, game)
+            before = snapshot(game)
+            try:
+                game.apply(seat, action)
+            except IllegalAction:
+                assert snapshot(game) == before
+            else:
+                check_invariants(game, deck)
+                continue
+        options = every_legal(game)
+        # Mostly the player to act, sometimes anybody (catches, calls, challenges).
+        own = [o for o in options if o[0] == game.to_act] or options
+        seat, action = rng.choice(own if rng.random() < 0.8 else options)
+        game.apply(seat, action)
+        check_invariants(game, deck)
+        if step % 40 == 0:
+            check_hidden(game, rng)
+    event(f"hands dealt: {min(game.hand_number, 3)}{'+' if game.hand_number > 3 else ''}")
+    # Determinism and the record round-trip: replaying the record gives the same game.
+    record = Record.loads(game.to_record().dumps())
+    again = record.replay()
+    assert snapshot(again) == snapshot(game)
+    assert [list(h) for h in again.hands] == [list(h) for h in game.hands]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rules=rule_sets(),
+    players=st.integers(2, 5),
+    seed=st.integers(0, 2**32),
+    choice_seed=st.integers(0, 2**32),
+)
+def test_every_listed_action_is_accepted_and_hands_end(
+    rules: RuleSet, players: int, seed: int, choice_seed: int
+) -> None:
+    """Every action legal_actions lists is accepted (on a copy), and random play always
+    finishes a hand (the blocked-hand rule prevents endless hands)."""
+    rng = random.Random(choice_seed)
+    game = Game(rules, players=players, seed=seed)
+    for _ in range(20_000):
+        if game.hand_over:
+            break
+        options = every_legal(game)
+        for seat, action in options:
+            assert game.is_legal(seat, action)
+        probe = game.copy()
+        seat, action = rng.choice(options)
+        probe.apply(seat, action)
+        # A player who mostly plays when she can (as RLCard's random agent): with voluntary
+        # draws a uniformly random walk can take very long to finish a hand.
+        own = [o for o in options if o[0] == game.to_act]
+        plays = [o for o in own if o[1].kind is Kind.PLAY]
+        seat, action = rng.choice(plays if plays and rng.random() < 0.9 else own)
+        game.apply(seat, action)
+    assert game.hand_over
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 10), moves=st.integers(0, 200))
+def test_same_seed_and_actions_same_game(seed: int, players: int, moves: int) -> None:
+    first = Game("standard", players=players, seed=seed)
+    second = Game("standard", players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if first.match_over:
+            break
+        seat, action = rng.choice(every_legal(first))
+        assert first.apply(seat, action) == second.apply(seat, action)
+        assert snapshot(first) == snapshot(second)
+
+
+def test_copies_are_independent() -> None:
+    game = Game("standard", players=3, seed=9)
+    twin = game.copy()
+    seat = game.to_act
+    assert seat is not None
+    game.apply(seat, game.legal_actions(seat)[0])
+    assert snapshot(twin) != snapshot(game)
+    assert len(twin.log) == 0
