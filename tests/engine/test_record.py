@@ -355,7 +355,6 @@ def test_unknown_top_level_field(name: str) -> None:
         ({"preset": "nosuch"}, "nosuch"),
         ({"preset": "standard", "stack_draw_too": True}, "stack_draw_too"),
         ({"preset": "standard", "target": "high"}, "target"),
-        ({"preset": "standard", "jump_in": True}, "jump_in"),
         ({"preset": "standard", "challenge": False, "challenge_reveal": True}, "challenge"),
         (7, "preset name"),
     ],

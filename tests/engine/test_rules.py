@@ -63,8 +63,9 @@ def test_defaults_match_the_switch_table() -> None:
 
 
 def test_switches_are_those_of_rules_md() -> None:
-    assert set(SWITCHES) == RULES_MD_SWITCHES
-    assert set(STANDARD_RULES.to_dict()) == RULES_MD_SWITCHES | {"preset"}
+    # Plus first_player, the Telegram preset's random first player as a switch.
+    assert set(SWITCHES) == RULES_MD_SWITCHES | {"first_player"}
+    assert set(STANDARD_RULES.to_dict()) == RULES_MD_SWITCHES | {"preset", "first_player"}
 
 
 # ---------------------------------------------------------------- to_json
@@ -134,8 +135,6 @@ def _switch_values(switch: Switch) -> st.SearchStrategy[Any]:
         values = st.tuples(st.integers(2, 10), st.integers(2, 10)).map(
             lambda pair: [min(pair), max(pair)]
         )
-    if switch.supported is not None:
-        values = values.filter(lambda v: v in switch.supported)
     return values
 
 
@@ -150,10 +149,6 @@ def _contradictory(values: dict[str, Any]) -> bool:
         (not merged["challenge"] and merged["guilty_color"] != "stands")
         or (not merged["challenge"] and merged["challenge_reveal"])
         or (merged["draw_until_playable"] and merged["play_drawn"] == "never")
-        or (
-            merged["uno_call"] == "auto"
-            and (merged["false_uno_penalty"] or merged["uno_window"] != "next_turn")
-        )
     )
 
 
@@ -261,7 +256,6 @@ def test_wrong_values_name_the_switch(switch: str, value: Any) -> None:
         ({"challenge": False, "guilty_color": "reverts"}, ["guilty_color", "challenge"]),
         ({"challenge": False, "challenge_reveal": True}, ["challenge_reveal", "challenge"]),
         ({"draw_until_playable": True, "play_drawn": "never"}, ["draw_until_playable", "never"]),
-        ({"uno_call": "auto", "false_uno_penalty": True}, ["uno_call", "false_uno_penalty"]),
     ],
 )
 def test_contradictions_are_refused(values: dict[str, Any], names: list[str]) -> None:
@@ -279,16 +273,6 @@ def test_contradiction_via_with_switches() -> None:
         STANDARD_RULES.with_switches(challenge=False, guilty_color="reverts")
 
 
-@pytest.mark.parametrize(
-    ("switch", "value"), [("jump_in", True), ("seven_zero", True), ("finish", "to_the_last")]
-)
-def test_unsupported_values_are_refused(switch: str, value: Any) -> None:
-    with pytest.raises(InvalidRules) as info:
-        RuleSet.from_json({"preset": "standard", switch: value})
-    assert "not supported" in str(info.value)
-    assert switch in str(info.value)
-
-
 # ------------------------------------------------------------ the switch table
 
 
@@ -303,20 +287,14 @@ def test_every_switch_is_documented_and_its_default_checks(name: str) -> None:
         assert switch.choices and switch.default in switch.choices
     if switch.type is not tuple:
         assert isinstance(switch.default, switch.type)
-    if switch.supported is not None:
-        assert switch.default in switch.supported
     assert getattr(STANDARD_RULES, name) == switch.default
 
 
 @pytest.mark.parametrize("name", [n for n, s in SWITCHES.items() if s.type is bool])
-def test_boolean_switches_accept_both_values_unless_unsupported(name: str) -> None:
+def test_boolean_switches_accept_both_values(name: str) -> None:
     switch = SWITCHES[name]
     for value in (True, False):
-        if switch.supported is None or value in switch.supported:
-            assert switch.check(value) is value
-        else:
-            with pytest.raises(InvalidRules, match="not supported"):
-                switch.check(value)
+        assert switch.check(value) is value
 
 
 def test_players_switch_turns_a_list_into_a_tuple() -> None:

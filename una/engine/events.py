@@ -150,6 +150,21 @@ class DrawPending(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HandsMoved(Event):
+    """Whole hands move between players (seven-zero): ``moves`` pairs giver and receiver."""
+
+    moves: tuple[tuple[int, int], ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        if len(self.moves) == 2 and self.moves[0] == self.moves[1][::-1]:
+            a, b = self.moves[0]
+            return f"{names[a]} and {names[b]} swap hands"
+        return "every hand passes on: " + ", ".join(
+            f"{names[a]}'s to {names[b]}" for a, b in self.moves
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Challenged(Event):
     challenger: int
     accused: int
@@ -216,12 +231,14 @@ class Reshuffled(Event):
 
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
-    """``winner`` went out (or counts as out: ``blocked``); ``points`` this hand, ``scores``."""
+    """``winner`` went out (or counts as out: ``blocked``); ``points`` this hand, ``scores``
+    the match totals, ``ranking`` every player from the first out to the last (the loser)."""
 
     winner: int
     blocked: bool
     points: tuple[int, ...]
     scores: tuple[int, ...]
+    ranking: tuple[int, ...] = ()
 
     def describe(self, names: Sequence[str]) -> str:
         how = "the hand is blocked; " if self.blocked else ""

@@ -28,7 +28,7 @@ from typing import Any
 from una.engine.actions import CHALLENGE as CHALLENGE_ACTION
 from una.engine.actions import DEAL, DRAW, PASS, TURN_KINDS, UNO, Action, Kind
 from una.engine.cards import COLORS, WILD_DRAW_FOUR_SYMBOLS, Card, Color, deck_difference
-from una.engine.effects import EFFECTS
+from una.engine.effects import effect_table
 from una.engine.errors import IllegalAction, InvalidRecord, InvalidRules
 from una.engine.events import (
     CardPlayed,
@@ -44,6 +44,7 @@ from una.engine.events import (
     FirstCardReturned,
     HandEnded,
     HandRevealed,
+    HandsMoved,
     HandStarted,
     MatchEnded,
     Passed,
@@ -116,6 +117,7 @@ class Game:
             if sorted(deck, key=_code) != full:
                 raise InvalidRecord(f"decks[{i}]", deck_difference(deck, full, self.rules.preset))
         self.rng = Rng(seed)
+        self.effects = effect_table(self.rules)
         self.log: list[tuple[int, str]] = []
         self.scores = [0] * n
         self.seating = list(range(n))
@@ -132,6 +134,9 @@ class Game:
     def _start_hand(self, dealer: int) -> list[Event]:
         events = self._events = []
         n = self.n
+        if self.rules.first_player == "random":
+            # A random first player (the Telegram bot): she sits left of a random dealer.
+            dealer = self.seating[self.rng.below(n)]
         self.hand_number += 1
         self.dealer = dealer
         self.direction = 1
@@ -144,7 +149,7 @@ class Game:
         self.to_act: int | None = None
         self.phase = Phase.PLAY
         self.pending_draw = 0
-        self.pending_wild = False
+        self.pending_card: Card | None = None
         self.pending_source = -1
         self.pending_guilty = False
         self.pending_prev_color: Color | None = None
@@ -154,6 +159,8 @@ class Game:
         self.false_uno = [False] * n
         self.reveals: list[tuple[int, int, tuple[Card, ...] | None]] = []
         self.idle_turns = 0
+        self.ranking: list[int] = []
+        self.nagasaki_lock: int | None = None
         self.hand_result = None
         index = self.hand_number - 1
         if index < len(self.decks):
@@ -183,7 +190,7 @@ class Game:
         self.discard.append(card)
         self.color = card.color
         events.append(CardTurned(card))
-        EFFECTS[card.effect].first(self, card, self.next_seat(dealer))
+        self.effects[card].first(self, card, self.next_seat(dealer))
         return events
 
     def copy(self) -> Game:
@@ -194,7 +201,7 @@ class Game:
         twin.hands = [list(hand) for hand in self.hands]
         for name in (
             "draw_pile", "discard", "scores", "seating", "position", "active", "log",
-            "discard_points", "owes_uno", "called_uno", "false_uno", "reveals",
+            "discard_points", "owes_uno", "called_uno", "false_uno", "reveals", "ranking",
         ):  # fmt: skip
             setattr(twin, name, list(getattr(self, name)))
         twin._events = []
@@ -233,6 +240,26 @@ class Game:
         self.to_act = seat
         self.phase = Phase.PLAY
         self.drawn = None
+        if seat == self.nagasaki_lock:
+            self.nagasaki_lock = None
+
+    def seats_in_hand(self) -> list[int]:
+        """The players still in the hand (all but those out under ``to_the_last``)."""
+        return [seat for seat in range(self.n) if self.active[seat]]
+
+    def move_hands(self, moves: dict[int, int]) -> None:
+        """Hands move between players: ``moves`` maps a giver to a receiver. Only the
+        player of the card that moved them may owe an UNO call afterwards; ``_play``
+        judges hers on the hand she ends up with."""
+        old = self.hands
+        new = list(old)
+        for giver, receiver in moves.items():
+            new[receiver] = old[giver]
+        self.hands = new
+        for seat in range(self.n):
+            self.owes_uno[seat] = False
+            self.false_uno[seat] = False
+        self._events.append(HandsMoved(tuple(sorted(moves.items()))))
 
     def ask_color(self, seat: int) -> None:
         """Make ``seat`` name the color (a Wild turned up first); then she plays."""
@@ -278,17 +305,23 @@ class Game:
         self.discard = [top]
         self._events.append(Reshuffled(len(cards)))
 
-    def inflict(self, source: int, victim: int, count: int, wild: bool) -> None:
-        """A draw card by ``source`` hits ``victim``: the penalty waits on her if the rules
-        give her an answer (stacking, a challenge), else she draws and forfeits at once."""
+    def inflict(self, source: int, victim: int, count: int, card: Card) -> None:
+        """The draw card ``card`` by ``source`` hits ``victim``: the penalty waits on her if
+        the rules give her an answer (stacking, a challenge), else she draws and forfeits at
+        once. Her answer is an action even when her hand holds nothing to answer with:
+        drawing at once would tell the table what she lacks."""
         rules = self.rules
         self.pending_draw += count
-        self.pending_wild = wild
+        self.pending_card = card
         self.pending_source = source
-        if wild:
-            answerable = rules.challenge or rules.stack_draw_four
-        else:
+        if card.is_wild:
+            answerable = rules.stack_draw_four or (
+                rules.challenge and card.symbol in WILD_DRAW_FOUR_SYMBOLS
+            )
+        elif card.symbol == "D2":
             answerable = rules.stack_draw_two or rules.stack_cross
+        else:
+            answerable = rules.stack_draw_four
         if answerable:
             self.to_act = victim
             self.phase = Phase.PENALTY
@@ -301,6 +334,7 @@ class Game:
         """``victim`` draws the pending total (plus ``extra``) and forfeits her turn."""
         total = self.pending_draw + extra
         self.pending_draw = 0
+        self.pending_card = None
         self.draw_cards(victim, total, "penalty")
         self.skip(victim)
         if self.active[victim]:
@@ -310,7 +344,7 @@ class Game:
 
     def matches(self, card: Card) -> bool:
         """Whether ``card`` may be played on the pile as it is (color, symbol, or wild)."""
-        return card.is_wild or card.color is self.color or card.face == self.discard[-1].face
+        return self.effects[card].playable(self, card)
 
     def is_bluff(self, seat: int, card: Card) -> bool:
         """Whether playing the Wild Draw Four ``card`` now breaks ``wd4_rule`` (a bluff):
@@ -334,13 +368,33 @@ class Game:
         return any(self._honest(seat, card) for card in self.hands[seat])
 
     def _stack_answers(self, card: Card) -> bool:
-        """Whether ``card`` may answer the pending draw (stacking)."""
+        """Whether ``card`` may answer the pending draw (stacking): a Draw Two on a Draw
+        Two, a wild draw on a wild draw, a colored Draw 4 on a colored Draw 4, and with
+        ``stack_cross`` a Wild Draw Four on a Draw Two."""
         rules = self.rules
-        if self.pending_wild:
+        last = self.pending_card
+        assert last is not None
+        if last.is_wild:
             return rules.stack_draw_four and card.symbol in WILD_DRAW_FOUR_SYMBOLS
-        if card.symbol == "D2":
-            return rules.stack_draw_two
-        return rules.stack_cross and card.symbol in WILD_DRAW_FOUR_SYMBOLS
+        if last.symbol == "D2":
+            if card.symbol == "D2":
+                return rules.stack_draw_two
+            return rules.stack_cross and card.symbol in WILD_DRAW_FOUR_SYMBOLS
+        return rules.stack_draw_four and card.symbol == last.symbol
+
+    def _challengeable(self) -> bool:
+        last = self.pending_card
+        return last is not None and last.symbol in WILD_DRAW_FOUR_SYMBOLS
+
+    def _jump_in_open(self, seat: int) -> bool:
+        """Whether ``seat`` may jump in now: the switch is on, she is not to act, and the
+        player to act is at the start of a normal turn (no pending draw, no drawn card)."""
+        return (
+            self.rules.jump_in
+            and self.phase is Phase.PLAY
+            and seat != self.to_act
+            and self.active[seat]
+        )
 
     def catchable(self, seat: int) -> bool:
         """Whether ``seat`` can be caught now (a missed UNO, or a false one under
@@ -363,9 +417,12 @@ class Game:
         if phase is Phase.HAND_OVER:
             out.append(DEAL)
             return out
+        if not self.active[seat]:
+            return out
+        hand = self.hands[seat]
+        uno = len(hand) == 2 and self.rules.uno_call == "manual"
+        challenge_on = self.rules.challenge
         if seat == self.to_act:
-            hand = self.hands[seat]
-            uno = len(hand) == 2 and self.rules.uno_call == "manual"
             if phase is Phase.PLAY:
                 honest = False
                 seen: set[Card] = set()
@@ -375,40 +432,49 @@ class Game:
                     seen.add(card)
                     bluff = self.is_bluff(seat, card)
                     honest = honest or not bluff
-                    if not bluff or self.rules.challenge:
-                        _add_plays(out, card, uno)
+                    if not bluff or challenge_on:
+                        self._add_plays(out, seat, card, uno)
                 if self.rules.voluntary_draw or not honest:
                     out.append(DRAW if self.can_draw() else PASS)
             elif phase is Phase.DRAWN:
                 drawn = self.drawn
                 assert drawn is not None
-                if self.matches(drawn):
-                    bluff = self.is_bluff(seat, drawn)
-                    if not bluff or self.rules.challenge:
-                        _add_plays(out, drawn, uno)
-                    if bluff or self.rules.play_drawn != "must":
-                        out.append(PASS)
-                else:  # pragma: no cover - an unplayable drawn card passes at once
+                bluff = self.is_bluff(seat, drawn)
+                if not bluff or challenge_on:
+                    self._add_plays(out, seat, drawn, uno)
+                if bluff or self.rules.play_drawn != "must":
                     out.append(PASS)
             elif phase is Phase.PENALTY:
                 out.append(DRAW)
-                if self.pending_wild and self.rules.challenge:
+                if challenge_on and self._challengeable():
                     out.append(CHALLENGE_ACTION)
                 seen = set()
                 for card in hand:
                     if card in seen or not self._stack_answers(card):
                         continue
                     seen.add(card)
-                    if self.rules.challenge or not self.is_bluff(seat, card):
-                        _add_plays(out, card, uno)
+                    if challenge_on or not self.is_bluff(seat, card):
+                        self._add_plays(out, seat, card, uno)
             elif phase is Phase.COLOR:
                 out.extend(_COLOR_ACTIONS)
-        if self.owes_uno[seat] and len(self.hands[seat]) == 1:
+        elif self._jump_in_open(seat):
+            top = self.discard[-1]
+            if not top.is_wild and top.color is not None and top in hand:
+                self._add_plays(out, seat, top, uno)
+        if self.owes_uno[seat] and len(hand) == 1:
             out.append(UNO)
         for other in range(self.n):
             if other != seat and self.catchable(other):
                 out.append(Action.catch(other))
         return out
+
+    def _add_plays(self, out: list[Action], seat: int, card: Card, uno: bool) -> None:
+        colors: tuple[Color | None, ...] = COLORS if card.is_wild else (None,)
+        for targets in self.effects[card].target_options(self, seat, card):
+            for color in colors:
+                out.append(Action.play(card, color, targets))
+                if uno:
+                    out.append(Action.play(card, color, targets, uno=True))
 
     def is_legal(self, seat: int, action: Action | str) -> bool:
         """Whether :meth:`apply` would accept the action."""
@@ -429,12 +495,16 @@ class Game:
             return None if phase is Phase.HAND_OVER else "the hand is still being played"
         if phase is Phase.HAND_OVER:
             return "the hand is over: deal the next one"
+        if not self.active[seat]:
+            return f"seat {seat} is out of this hand"
         if kind is Kind.UNO:
             return None
         if kind is Kind.CATCH:
             return self._catch_reason(seat, action.targets[0])
         to_act = self.to_act
         if seat != to_act:
+            if kind is Kind.PLAY and self.rules.jump_in:
+                return self._jump_in_reason(seat, action)
             return f"it is seat {to_act}'s turn, not seat {seat}'s"
         if phase is Phase.COLOR:
             if kind is Kind.COLOR:
@@ -443,7 +513,7 @@ class Game:
         if kind is Kind.COLOR:
             return "no color is asked for now (a wild names its color in its play: play W R)"
         if kind is Kind.CHALLENGE:
-            if phase is Phase.PENALTY and self.pending_wild:
+            if phase is Phase.PENALTY and self._challengeable():
                 return None if self.rules.challenge else "challenges are off in these rules"
             return f"no Wild Draw Four is pending on seat {seat}"
         if phase is Phase.PENALTY:
@@ -485,22 +555,44 @@ class Game:
             return None
         return self._play_reason(seat, action)
 
+    def _jump_in_reason(self, seat: int, action: Action) -> str | None:
+        card = action.card
+        assert card is not None
+        top = self.discard[-1]
+        if self.phase is Phase.PENALTY:
+            return f"no jump-in while a draw of {self.pending_draw} is pending"
+        if self.phase is not Phase.PLAY:
+            return f"no jump-in while seat {self.to_act} decides about her turn"
+        if card != top or card.is_wild or top.color is None:
+            return (
+                f"it is seat {self.to_act}'s turn; a jump-in needs a card identical to "
+                f"the top card {top}, never a wild"
+            )
+        return self._play_reason(seat, action)
+
     def _play_reason(self, seat: int, action: Action) -> str | None:
         card = action.card
         assert card is not None
         if card not in self.hands[seat]:
             return f"seat {seat} holds no {card}"
-        if action.targets:
-            return f"{card} picks no player"
         if card.is_wild:
             if action.color is None:
                 return f"{card} needs a color: play {card} R|Y|G|B"
         elif action.color is not None:
             return f"{card} names no color"
-        if self.phase is not Phase.PENALTY and not self.matches(card):
+        effect = self.effects.get(card)
+        if effect is None:
+            return f"{card} is not part of the {self.rules.preset} deck"
+        wrong = effect.check_targets(self, seat, card, action.targets)
+        if wrong is not None:
+            return wrong
+        if self.phase is not Phase.PENALTY and not effect.playable(self, card):
             top = self.discard[-1]
-            color = self.color.value if self.color else "none"
-            return f"{card} matches neither color {color} nor symbol {top.face}"
+            if self.color is None:
+                return f"{card} cannot be played on {top}: play a colored card"
+            if top.symbol == "NAGA" and card.symbol == "NAGA":
+                return "a Nagasaki cannot be played on a Nagasaki before its player's turn"
+            return f"{card} matches neither color {self.color.value} nor symbol {top.face}"
         if not self.rules.challenge and self.is_bluff(seat, card):
             return f"{card} may not be played while holding a card of color {self.color}"
         return None
@@ -586,12 +678,21 @@ class Game:
         hand.remove(card)
         self.discard.append(card)
         self.discard_points[seat] += self.rules.points(card)
-        self.color = action.color if card.is_wild else card.color
+        effect = self.effects[card]
+        if card.is_wild:
+            self.color = action.color
+        elif not effect.keeps_color:
+            self.color = card.color
         self.drawn = None
         self.idle_turns = 0
         self._events.append(CardPlayed(seat, card, action.color))
-        left = len(hand)
-        if left == 1:
+        if not hand:
+            self._last_card(seat, card)
+            return
+        effect.play(self, seat, card, action)
+        # UNO is judged after the effect: a 7 or a 0 may have given her another hand.
+        hand = self.hands[seat]
+        if len(hand) == 1:
             if action.uno or self.rules.uno_call == "auto":
                 self.called_uno[seat] = True
                 self.owes_uno[seat] = False
@@ -601,15 +702,27 @@ class Game:
                 self.owes_uno[seat] = True
         elif action.uno:
             self._events.append(UnoCalled(seat))
-            if left > 1 and self.rules.false_uno_penalty:
+            if self.rules.false_uno_penalty:
                 self.false_uno[seat] = True
-        effect = EFFECTS[card.effect]
-        if left == 0:
-            self.pending_guilty = False
+
+    def _last_card(self, seat: int, card: Card) -> None:
+        """``seat`` played her last card: its draws apply, every other effect is void."""
+        effect = self.effects[card]
+        self.pending_guilty = False
+        if not effect.goes_out:
             effect.last_card(self, seat, card)
-            self._end_hand(seat, blocked=False)
-        else:
-            effect.play(self, seat, card, action)
+            return
+        self.ranking.append(seat)
+        if self.rules.finish == "to_the_last" and self.players_in_hand > 2:
+            # She is out and ranked; the others play on.
+            self.active[seat] = False
+            self.players_in_hand -= 1
+            self.owes_uno[seat] = self.false_uno[seat] = False
+            self.start_turn(self.next_seat(seat))
+            effect.last_card(self, seat, card)
+            return
+        effect.last_card(self, seat, card)
+        self._end_hand(blocked=False)
 
     def _draw(self, seat: int) -> None:
         drawn = self.draw_cards(seat, 1, "draw")
@@ -649,6 +762,7 @@ class Game:
         events.append(Challenged(seat, accused, guilty))
         total = self.pending_draw
         self.pending_draw = 0
+        self.pending_card = None
         if guilty:
             live = self.rules.challenge_reveal
             self.reveals.append((seat, accused, None if live else shown))
@@ -695,14 +809,22 @@ class Game:
         return sum(points(card) for card in self.hands[seat])
 
     def _end_blocked(self) -> None:
-        points = [self.hand_points(s) if self.active[s] else 1 << 30 for s in range(self.n)]
-        winner = points.index(min(points))  # ties go to the lowest seat
-        self._end_hand(winner, blocked=True)
+        # The players still in, by points in hand (ties to the lowest seat): the first
+        # counts as out, with an empty hand.
+        still_in = sorted(self.seats_in_hand(), key=lambda s: (self.hand_points(s), s))
+        self.ranking.append(still_in[0])
+        self._end_hand(blocked=True)
 
-    def _end_hand(self, winner: int, blocked: bool) -> None:
+    def _end_hand(self, blocked: bool) -> None:
+        """Score the hand. ``ranking`` holds who went out, in order (under ``first_out``
+        only the winner); the players still holding cards are ranked after them, by points
+        in hand, so the last of the ranking is the loser."""
         n = self.n
-        in_hand = [self.hand_points(s) for s in range(n)]
-        in_hand[winner] = 0  # a blocked hand's winner counts as out
+        winner = self.ranking[0]
+        out = set(self.ranking)
+        in_hand = [0 if s in out else self.hand_points(s) for s in range(n)]
+        rest = sorted((s for s in range(n) if s not in out), key=lambda s: (in_hand[s], s))
+        ranking = (*self.ranking, *rest)
         scoring = self.rules.scoring
         if scoring == "winner_takes_all":
             points = [0] * n
@@ -719,16 +841,16 @@ class Game:
         self.to_act = None
         self.drawn = None
         self.pending_draw = 0
+        self.pending_card = None
         self.owes_uno = [False] * n
         self.false_uno = [False] * n
-        result = HandEnded(winner, blocked, tuple(points), tuple(scores))
+        result = HandEnded(winner, blocked, tuple(points), tuple(scores), ranking)
         self.hand_result = result
         self._events.append(result)
-        target = self.rules.target
         match_winner: int | None = None
         if scoring == "none":
             match_winner = winner
-        elif max(scores) >= target:
+        elif max(scores) >= self.rules.target:
             best = min(scores) if scoring == "penalty" else max(scores)
             match_winner = scores.index(best)
         if match_winner is None:
@@ -791,18 +913,6 @@ class Game:
 
 
 _COLOR_ACTIONS = tuple(Action.name_color(color) for color in COLORS)
-
-
-def _add_plays(out: list[Action], card: Card, uno: bool) -> None:
-    if card.is_wild:
-        for color in COLORS:
-            out.append(Action.play(card, color))
-            if uno:
-                out.append(Action.play(card, color, uno=True))
-    else:
-        out.append(Action.play(card))
-        if uno:
-            out.append(Action.play(card, uno=True))
 
 
 def _code(card: Card) -> str:

@@ -39,6 +39,8 @@ class Preset:
     first_card: MappingProxyType[str, str] = field(
         default_factory=lambda: MappingProxyType({"W4": "reshuffle"})
     )
+    #: The most seats the preset allows, whatever its ``players`` switch says.
+    max_seats: int = 10
 
     @property
     def deck_size(self) -> int:
@@ -85,5 +87,67 @@ STANDARD = Preset(
     points=_frozen({"S": 20, "R": 20, "D2": 20, "W": 50, "W4": 50}),
 )
 
+ALUPULA = Preset(
+    name="alupula",
+    title="Alupula UNO",
+    description=(
+        "The Alupula variant: the classic deck plus a colored Draw 4 in each color, four "
+        "Colourless and two Nagasaki cards. A Wild Draw Four is a bluff if you hold a card of "
+        "the current color or a number card of the top card's number. Wilds are worth 100."
+    ),
+    deck=_frozen(classic_deck() | {f"{c.value}D4": 1 for c in COLORS} | {"CL": 4, "NAGA": 2}),
+    points=_frozen(
+        {"CL": 10, "S": 20, "R": 20, "D2": 20, "D4": 50, "W": 100, "W4": 100, "NAGA": 0}
+    ),
+    switches=_frozen({"wd4_rule": "no_color_or_number"}),
+    # A Wild, Wild Draw 4, Draw 4 or Nagasaki turned up first goes under the pile.
+    first_card=_frozen({"W": "bottom", "W4": "bottom", "D4": "bottom", "NAGA": "bottom"}),
+)
+
+TELEGRAM = Preset(
+    name="telegram",
+    title="Telegram bot (RU)",
+    description=(
+        "The Russian Telegram bot's game: Draw Twos stack, a random player starts, and each "
+        "player scores the points she discarded minus the points left in her hand (numbers "
+        "face value, Skip / Reverse / Draw Two 10, wilds 20). Its modes are switches: finish "
+        "(first winner / to the last), uno_call (manual / auto), jump_in, seven_zero."
+    ),
+    deck=_frozen(classic_deck()),
+    points=_frozen({"S": 10, "R": 10, "D2": 10, "W": 20, "W4": 20}),
+    switches=_frozen(
+        {"stack_draw_two": True, "scoring": "discards_minus_hand", "first_player": "random"}
+    ),
+)
+
+BYOND = Preset(
+    name="byond",
+    title="Una for BYOND",
+    description=(
+        "The BYOND game: up to 8 seats; each player adds the points left in her hand and the "
+        "lowest total wins when someone reaches the limit; a missed or false UNO can be caught "
+        "until the player's own next turn, and a wrong catch costs the catcher 2; a guilty Wild "
+        "Draw Four keeps the old color and its hand stays visible to the challenger; wild draws "
+        "stack."
+    ),
+    deck=_frozen(classic_deck()),
+    points=_frozen({"S": 20, "R": 20, "D2": 20, "W": 50, "W4": 50}),
+    switches=_frozen(
+        {
+            "scoring": "penalty",
+            "uno_window": "own_turn",
+            "false_uno_penalty": True,
+            "bad_catch_penalty": True,
+            "challenge_reveal": True,
+            "guilty_color": "reverts",
+            "stack_draw_four": True,
+            "players": (2, 8),
+        }
+    ),
+    max_seats=8,
+)
+
 #: Every preset by name.
-PRESETS: MappingProxyType[str, Preset] = MappingProxyType({STANDARD.name: STANDARD})
+PRESETS: MappingProxyType[str, Preset] = MappingProxyType(
+    {preset.name: preset for preset in (STANDARD, ALUPULA, TELEGRAM, BYOND)}
+)

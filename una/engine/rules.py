@@ -29,8 +29,7 @@ MAX_SEATS = 10
 class Switch:
     """A rule switch: its name, its type, its default and a one-line description.
 
-    ``choices`` lists the allowed values of a text switch; ``supported`` lists the values the
-    engine implements so far (a value outside it is refused with a clear message).
+    ``choices`` lists the allowed values of a text switch.
     """
 
     name: str
@@ -38,7 +37,6 @@ class Switch:
     default: Any
     description: str
     choices: tuple[str, ...] = ()
-    supported: tuple[Any, ...] | None = None
 
     def check(self, value: Any) -> Any:
         """The value, validated (a JSON list becomes a tuple for ``players``)."""
@@ -65,10 +63,6 @@ class Switch:
                     f"switch {self.name!r} takes [min, max] seat counts, not {value!r}"
                 )
             value = (value[0], value[1])
-        if self.supported is not None and value not in self.supported:
-            raise InvalidRules(
-                f"switch {self.name!r}={value!r} is not supported by this engine yet"
-            )
         return value
 
 
@@ -82,11 +76,9 @@ SWITCHES: dict[str, Switch] = {
         Switch("stack_cross", bool, False,
                "a Wild Draw Four may answer a pending Draw Two (never the other way)"),
         Switch("jump_in", bool, False,
-               "a player holding a card identical to the top card may play it out of turn",
-               supported=(False,)),
+               "a player holding a card identical to the top card may play it out of turn"),
         Switch("seven_zero", bool, False,
-               "a 0 passes every hand on; a 7 swaps hands with a chosen player",
-               supported=(False,)),
+               "a 0 passes every hand on; a 7 swaps hands with a chosen player"),
         Switch("draw_until_playable", bool, False,
                "a player who draws keeps drawing until she gets a playable card"),
         Switch("voluntary_draw", bool, True, "a player may draw although she could play"),
@@ -114,11 +106,14 @@ SWITCHES: dict[str, Switch] = {
                choices=("no_color", "no_color_or_number")),
         Switch("finish", str, "first_out",
                "the hand ends when one player goes out, or goes on to the last player",
-               choices=("first_out", "to_the_last"), supported=("first_out",)),
+               choices=("first_out", "to_the_last")),
         Switch("scoring", str, "winner_takes_all",
                "how a hand scores: winner takes all, penalty, discards minus hand, none",
                choices=("winner_takes_all", "penalty", "discards_minus_hand", "none")),
         Switch("target", int, 500, "the score that ends the match"),
+        Switch("first_player", str, "left_of_dealer",
+               "who plays first in a hand: the player left of the dealer, or a random player",
+               choices=("left_of_dealer", "random")),
         Switch("players", tuple, (2, 10), "the smallest and largest number of seats"),
     )
 }  # fmt: skip
@@ -148,6 +143,7 @@ class RuleSet:
     finish: str = "first_out"
     scoring: str = "winner_takes_all"
     target: int = 500
+    first_player: str = "left_of_dealer"
     players: tuple[int, int] = (2, 10)
 
     @classmethod
@@ -183,8 +179,11 @@ class RuleSet:
 
     def _check_consistent(self) -> None:
         low, high = self.players
-        if not 2 <= low <= high <= MAX_SEATS:
-            raise InvalidRules(f"players {list(self.players)}: need 2 <= min <= max <= {MAX_SEATS}")
+        most = min(MAX_SEATS, self.preset_data.max_seats)
+        if not 2 <= low <= high <= most:
+            raise InvalidRules(
+                f"players {list(self.players)}: need 2 <= min <= max <= {most} ({self.preset})"
+            )
         needed = high * self.preset_data.hand_size + 1
         if needed > self.preset_data.deck_size:
             raise InvalidRules(
@@ -199,11 +198,6 @@ class RuleSet:
             raise InvalidRules(
                 "draw_until_playable contradicts play_drawn='never': the card drawn for play "
                 "could never be played"
-            )
-        if self.uno_call == "auto" and (self.false_uno_penalty or self.uno_window != "next_turn"):
-            raise InvalidRules(
-                "uno_call='auto' calls UNO for everybody: false_uno_penalty and uno_window "
-                "have nothing to act on"
             )
 
     def with_switches(self, **overrides: Any) -> RuleSet:

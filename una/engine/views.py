@@ -63,6 +63,8 @@ class View:
     hand_winner: int | None
     hand_points: tuple[int, ...] | None
     match_winner: int | None
+    out: tuple[int, ...] = ()
+    hand_ranking: tuple[int, ...] | None = None
 
     @property
     def hand_over(self) -> bool:
@@ -101,6 +103,8 @@ class View:
             "hand_winner": self.hand_winner,
             "hand_points": None if self.hand_points is None else list(self.hand_points),
             "match_winner": self.match_winner,
+            "out": list(self.out),
+            "hand_ranking": None if self.hand_ranking is None else list(self.hand_ranking),
         }
 
 
@@ -151,6 +155,8 @@ def view_for(game: Game, seat: int | None) -> View:
         hand_winner=result.winner if result else None,
         hand_points=result.points if result else None,
         match_winner=game.winner,
+        out=tuple(game.ranking) if not over else (),
+        hand_ranking=result.ranking if result else None,
     )
 
 

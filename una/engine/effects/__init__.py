@@ -1,25 +1,54 @@
-"""What each card family does, one small unit per family, found by the card's ``effect`` key.
+"""What each card family does, one small unit per family, found by the card's effect key.
 
-An effect is told when its card is played (``play``), when it is turned up as the first card
-of a hand (``first``) and when it is its player's last card (``last_card``). It acts through
-the game's small effect API (``next_seat``, ``start_turn``, ``skip``, ``reverse``,
-``inflict``, ``draw_cards``) and never touches the turn loop itself, so a new card is a new
-unit registered here, not a new branch in :mod:`una.engine.game`.
+An effect is asked whether its card may be played now (``playable``), which players it may
+pick (``target_options``, ``check_targets``), and told when its card is played (``play``),
+turned up as the first card of a hand (``first``) and played as its player's last card
+(``last_card``). It acts through the game's small effect API (``next_seat``,
+``start_turn``, ``skip``, ``reverse``, ``inflict``, ``take_penalty``, ``draw_cards``,
+``move_hands``) and never touches the turn loop itself, so a new card is a new unit
+registered here, not a new branch in :mod:`una.engine.game`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from una.engine.actions import Action
     from una.engine.cards import Card
     from una.engine.game import Game
+    from una.engine.rules import RuleSet
+
+NO_TARGETS: tuple[tuple[int, ...], ...] = ((),)
 
 
 class Effect:
     """A card family's behaviour. The base class is a card with no effect (a number card)."""
+
+    #: The card leaves the current color as it was (it has no color and names none).
+    keeps_color = False
+    #: Played as the last card, it takes its player out of the hand (a Nagasaki does not).
+    goes_out = True
+
+    def playable(self, game: Game, card: Card) -> bool:
+        """Whether ``card`` may be played on the pile as it is, on a normal turn."""
+        color = game.color
+        if color is None:
+            # Only a Colourless top card leaves no color: any colored card, never a wild.
+            return not card.is_wild
+        return card.is_wild or card.color is color or card.face == game.discard[-1].face
+
+    def target_options(self, game: Game, seat: int, card: Card) -> Sequence[tuple[int, ...]]:
+        """Every choice of ``@seat`` picks that playing ``card`` allows (``((),)``: none)."""
+        return NO_TARGETS
+
+    def check_targets(
+        self, game: Game, seat: int, card: Card, targets: tuple[int, ...]
+    ) -> str | None:
+        """Why ``targets`` are wrong for this card, or ``None``."""
+        return f"{card} picks no player" if targets else None
 
     def play(self, game: Game, seat: int, card: Card, action: Action) -> None:
         """The card was played by ``seat`` and is on the pile: make the next player act."""
@@ -30,7 +59,27 @@ class Effect:
         game.start_turn(first_seat)
 
     def last_card(self, game: Game, seat: int, card: Card) -> None:
-        """The card was ``seat``'s last: the hand ends after this (only draws still apply)."""
+        """The card was ``seat``'s last: only its draws still apply (``goes_out``), or it
+        does what its rule says instead (a Nagasaki)."""
+
+
+class OneOtherPlayer(Effect):
+    """A card whose player picks exactly one other player still in the hand (``@seat``)."""
+
+    def target_options(self, game: Game, seat: int, card: Card) -> Sequence[tuple[int, ...]]:
+        return [(other,) for other in game.seats_in_hand() if other != seat]
+
+    def check_targets(
+        self, game: Game, seat: int, card: Card, targets: tuple[int, ...]
+    ) -> str | None:
+        if len(targets) != 1:
+            return f"{card} picks one other player: play {card} @<seat>"
+        target = targets[0]
+        if target == seat:
+            return f"{card} must pick another player, not its own"
+        if not 0 <= target < game.n or not game.active[target]:
+            return f"seat {target} is not in this hand"
+        return None
 
 
 EFFECTS: dict[str, Effect] = {}
@@ -51,9 +100,17 @@ def register(*keys: str) -> Callable[[E], E]:
     return deco
 
 
-def effect_of(card: Card) -> Effect:
-    """The effect of a card (``KeyError`` for a card family no unit handles yet)."""
-    return EFFECTS[card.effect]
+@lru_cache(maxsize=64)
+def effect_table(rules: RuleSet) -> dict[Card, Effect]:
+    """The effect of every card of ``rules``' deck under those rules (seven-zero turns the
+    number cards 7 and 0 into hand-swapping cards)."""
+    table: dict[Card, Effect] = {}
+    for card in set(rules.deck()):
+        key = card.effect
+        if rules.seven_zero and key == "N" and card.symbol in ("0", "7"):
+            key = "N" + card.symbol
+        table[card] = EFFECTS[key]
+    return table
 
 
-from una.engine.effects import classic  # noqa: E402,F401  (registers the classic cards)
+from una.engine.effects import alupula, classic, house  # noqa: E402,F401  (they register)

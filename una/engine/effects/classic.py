@@ -47,7 +47,7 @@ class Reverse(Effect):
 
     def play(self, game: Game, seat: int, card: Card, action: Action) -> None:
         game.reverse()
-        if game.players_in_hand == 2:
+        if game.players_in_hand == 2 and game.active[seat]:
             victim = game.next_seat(seat)
             game.skip(victim)
             game.start_turn(seat)
@@ -64,13 +64,13 @@ class DrawCard(Effect):
     """A card that makes the next player draw ``count`` and forfeit her turn."""
 
     count = 0
-    wild = False
 
     def play(self, game: Game, seat: int, card: Card, action: Action) -> None:
-        game.inflict(seat, game.next_seat(seat), self.count, wild=self.wild)
+        game.inflict(seat, game.next_seat(seat), self.count, card)
 
     def last_card(self, game: Game, seat: int, card: Card) -> None:
-        # The last card ends the hand, but its draw (and any running stack) still applies.
+        # The last card ends the hand, but its draw (and any running stack) still applies,
+        # at once: nobody may answer or challenge it.
         game.take_penalty(game.next_seat(seat), extra=self.count)
 
 
@@ -90,4 +90,3 @@ class WildDrawFour(DrawCard):
     """Wild Draw Four. Turned up first it never stays (the preset's ``first_card`` returns it)."""
 
     count = 4
-    wild = True
