@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from una.engine import PRESETS, Action, Card, Game, IllegalAction, InvalidRules, RuleSet
 from una.engine.actions import Kind
-from una.engine.cards import ALL_CARDS, COLORS
+from una.engine.cards import ALL_CARDS, COLORS, MUTANTS
 from una.engine.game import Phase
 from una.engine.record import Record
 from una.engine.rules import SWITCHES
@@ -42,6 +42,7 @@ SWITCH_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "seven_zero": st.booleans(),
     "finish": st.sampled_from(SWITCHES["finish"].choices),
     "first_player": st.sampled_from(SWITCHES["first_player"].choices),
+    "cards": st.dictionaries(st.sampled_from(MUTANTS), st.integers(0, 3), max_size=6),
 }
 
 
@@ -262,3 +263,44 @@ def test_copies_are_independent() -> None:
     game.apply(seat, game.legal_actions(seat)[0])
     assert snapshot(twin) != snapshot(game)
     assert len(twin.log) == 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    overrides=st.fixed_dictionaries(
+        {},
+        optional={
+            k: SWITCH_VALUES[k] for k in ("jump_in", "seven_zero", "finish", "stack_draw_two")
+        },
+    ),
+    players=st.integers(2, 8),
+    seed=st.integers(0, 2**32),
+    moves=st.integers(100, 1200),
+    choice_seed=st.integers(0, 2**32),
+)
+def test_invariants_over_byond_games_full_of_mutants(
+    overrides: dict[str, Any], players: int, seed: int, moves: int, choice_seed: int
+) -> None:
+    """Every mutant three times over, so each card is played often."""
+    rules = RuleSet.from_json({"preset": "byond", "cards": dict.fromkeys(MUTANTS, 3), **overrides})
+    rng = random.Random(choice_seed)
+    game = Game(rules, players=players, seed=seed)
+    deck = Counter(rules.deck())
+    played: set[str] = set()
+    for step in range(moves):
+        if game.match_over:
+            break
+        options = every_legal(game)
+        own = [o for o in options if o[0] == game.to_act] or options
+        plays = [o for o in own if o[1].kind is Kind.PLAY]
+        choice = own if not plays or rng.random() < 0.1 else plays
+        seat, action = rng.choice(options if rng.random() < 0.1 else choice)
+        game.apply(seat, action)
+        if action.card is not None:
+            played.add(action.card.effect)
+        check_invariants(game, deck)
+        if step % 30 == 0:
+            check_hidden(game, rng)
+    event(f"mutant families played: {len(played & set(MUTANTS)) // 5 * 5}+")
+    again = Record.loads(game.to_record().dumps()).replay()
+    assert snapshot(again) == snapshot(game)

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from una.engine.cards import MUTANTS
 from una.engine.errors import InvalidRules
 from una.engine.presets import PRESETS
 from una.engine.rules import STANDARD_RULES, SWITCHES, RuleSet, Switch
@@ -64,8 +65,8 @@ def test_defaults_match_the_switch_table() -> None:
 
 def test_switches_are_those_of_rules_md() -> None:
     # Plus first_player, the Telegram preset's random first player as a switch.
-    assert set(SWITCHES) == RULES_MD_SWITCHES | {"first_player"}
-    assert set(STANDARD_RULES.to_dict()) == RULES_MD_SWITCHES | {"preset", "first_player"}
+    assert set(SWITCHES) == RULES_MD_SWITCHES | {"first_player", "cards"}
+    assert set(STANDARD_RULES.to_dict()) == RULES_MD_SWITCHES | {"preset", "first_player", "cards"}
 
 
 # ---------------------------------------------------------------- to_json
@@ -131,6 +132,8 @@ def _switch_values(switch: Switch) -> st.SearchStrategy[Any]:
         values = st.integers(min_value=1, max_value=10_000)
     elif switch.type is str:
         values = st.sampled_from(switch.choices)
+    elif switch.type is dict:
+        values = st.dictionaries(st.sampled_from(MUTANTS), st.integers(0, 3), max_size=4)
     else:
         values = st.tuples(st.integers(2, 10), st.integers(2, 10)).map(
             lambda pair: [min(pair), max(pair)]
@@ -162,9 +165,15 @@ def test_random_rule_sets_round_trip(values: dict[str, Any]) -> None:
     rules = RuleSet.from_json({"preset": "standard", **values})
     for name, value in values.items():
         got = getattr(rules, name)
-        assert (list(got) if isinstance(got, tuple) else got) == value
+        if name == "cards":
+            assert dict(got) == {code: count for code, count in value.items() if count}
+        else:
+            assert (list(got) if isinstance(got, tuple) else got) == value
     out = rules.to_json()
     assert RuleSet.from_json(json.loads(json.dumps(out))) == rules
+    if "cards" in values:
+        # Card counts override card by card; a 0 for a card the preset lacks is no change.
+        values = values | {"cards": {k: v for k, v in values["cards"].items() if v}}
     expected = {k: v for k, v in values.items() if v != STANDARD_RULES.to_dict()[k]}
     assert rules.overrides() == expected
     assert out == ({"preset": "standard", **expected} if expected else "standard")
@@ -280,14 +289,16 @@ def test_contradiction_via_with_switches() -> None:
 def test_every_switch_is_documented_and_its_default_checks(name: str) -> None:
     switch = SWITCHES[name]
     assert switch.name == name
-    assert switch.type in (bool, int, str, tuple)
+    assert switch.type in (bool, int, str, tuple, dict)
     assert isinstance(switch.description, str) and switch.description.strip()
-    assert switch.check(switch.default) == switch.default
+    checked = switch.check(switch.default)
+    assert (dict(checked) if switch.type is dict else checked) == switch.default
     if switch.type is str:
         assert switch.choices and switch.default in switch.choices
     if switch.type is not tuple:
         assert isinstance(switch.default, switch.type)
-    assert getattr(STANDARD_RULES, name) == switch.default
+    value = getattr(STANDARD_RULES, name)
+    assert (dict(value) if switch.type is dict else value) == switch.default
 
 
 @pytest.mark.parametrize("name", [n for n, s in SWITCHES.items() if s.type is bool])

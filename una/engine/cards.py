@@ -91,6 +91,16 @@ _NAMED: dict[str, tuple[Color | None, int | None, bool]] = {
 }
 NAMED_CODES: tuple[str, ...] = tuple(_NAMED)
 
+#: BYOND's colored mutants (one symbol per family; the rule set counts them per color).
+COLORED_MUTANTS: tuple[str, ...] = ("SP", "RD2", "DB2", "RR", "RS", "SS")
+#: BYOND's wild mutants and special cards, by code.
+NAMED_MUTANTS: tuple[str, ...] = (
+    "WDD", "WR4", "WB4", "WMY", "WTP", "HOLY", "QUIT", "SCREW", "KOBE",
+    "BLEND", "RAND", "TRADE", "CHAIRS", "DANCE", "SPY", "DUNG",
+)  # fmt: skip
+#: Every mutant family, as the rule set's ``cards`` switch names them.
+MUTANTS: tuple[str, ...] = COLORED_MUTANTS + NAMED_MUTANTS
+
 #: Symbols whose card makes a player draw (a pending draw penalty).
 _DRAW_SYMBOLS = frozenset({"D2", "D4", "RD2", "DB2", "W4", "WR4", "WB4", "WMY", "WDD", "WTP"})
 #: Wild draw cards to which the Wild Draw Four rule (``wd4_rule``) and the challenge apply.

@@ -165,6 +165,36 @@ class HandsMoved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HandsRedealt(Event):
+    """The cards of these players' hands were pooled, shuffled and dealt back (Randomizer)."""
+
+    seats: tuple[int, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        return "every hand is pooled, shuffled and dealt back"
+
+
+@dataclass(frozen=True, slots=True)
+class Reseated(Event):
+    """A new order around the table: ``seating`` lists the players place by place."""
+
+    seating: tuple[int, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        return "new seating: " + ", ".join(names[s] for s in self.seating)
+
+
+@dataclass(frozen=True, slots=True)
+class LeftHand(Event):
+    """These players quit the hand (Quitter); their cards are set aside to score."""
+
+    seats: tuple[int, ...]
+
+    def describe(self, names: Sequence[str]) -> str:
+        return " and ".join(names[s] for s in self.seats) + " quit the hand"
+
+
+@dataclass(frozen=True, slots=True)
 class Challenged(Event):
     challenger: int
     accused: int

@@ -27,7 +27,14 @@ from typing import Any
 
 from una.engine.actions import CHALLENGE as CHALLENGE_ACTION
 from una.engine.actions import DEAL, DRAW, PASS, TURN_KINDS, UNO, Action, Kind
-from una.engine.cards import COLORS, WILD_DRAW_FOUR_SYMBOLS, Card, Color, deck_difference
+from una.engine.cards import (
+    COLORS,
+    MUTANTS,
+    WILD_DRAW_FOUR_SYMBOLS,
+    Card,
+    Color,
+    deck_difference,
+)
 from una.engine.effects import effect_table
 from una.engine.errors import IllegalAction, InvalidRecord, InvalidRules
 from una.engine.events import (
@@ -45,9 +52,12 @@ from una.engine.events import (
     HandEnded,
     HandRevealed,
     HandsMoved,
+    HandsRedealt,
     HandStarted,
+    LeftHand,
     MatchEnded,
     Passed,
+    Reseated,
     Reshuffled,
     Skipped,
     UnoCalled,
@@ -118,6 +128,9 @@ class Game:
                 raise InvalidRecord(f"decks[{i}]", deck_difference(deck, full, self.rules.preset))
         self.rng = Rng(seed)
         self.effects = effect_table(self.rules)
+        self.lock_cards = frozenset(c for c, e in self.effects.items() if e.locks_hand)
+        self.has_reactions = any(e.reaction for e in self.effects.values())
+        self.score_cards = frozenset(c for c, e in self.effects.items() if e.score_order)
         self.log: list[tuple[int, str]] = []
         self.scores = [0] * n
         self.seating = list(range(n))
@@ -141,6 +154,7 @@ class Game:
         self.dealer = dealer
         self.direction = 1
         self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.set_aside: list[list[Card]] = [[] for _ in range(n)]
         self.active = [True] * n
         self.players_in_hand = n
         self.discard: list[Card] = []
@@ -149,7 +163,8 @@ class Game:
         self.to_act: int | None = None
         self.phase = Phase.PLAY
         self.pending_draw = 0
-        self.pending_card: Card | None = None
+        self.pending_kind: str | None = None
+        self.pending_challengeable = False
         self.pending_source = -1
         self.pending_guilty = False
         self.pending_prev_color: Color | None = None
@@ -179,6 +194,8 @@ class Game:
         for _ in range(len(pile)):
             card = pile.pop()
             where = first_card_rule.get(card.symbol)
+            if where is None and card.symbol in _MUTANT_SYMBOLS:
+                where = "reshuffle"  # a mutant or special card never starts the pile
             if where is None:
                 break
             if where == "bottom":
@@ -199,6 +216,7 @@ class Game:
         twin.__dict__.update(self.__dict__)
         twin.rng = self.rng.copy()
         twin.hands = [list(hand) for hand in self.hands]
+        twin.set_aside = [list(hand) for hand in self.set_aside]
         for name in (
             "draw_pile", "discard", "scores", "seating", "position", "active", "log",
             "discard_points", "owes_uno", "called_uno", "false_uno", "reveals", "ranking",
@@ -222,13 +240,13 @@ class Game:
 
     # ------------------------------------------------------- effect helpers
 
-    def next_seat(self, seat: int, steps: int = 1) -> int:
-        """The seat ``steps`` places after ``seat`` in the direction of play, among the
-        players still in the hand."""
+    def next_seat(self, seat: int, steps: int = 1, direction: int = 0) -> int:
+        """The seat ``steps`` places after ``seat`` in the direction of play (or in
+        ``direction``), among the players still in the hand."""
         seating = self.seating
         n = self.n
         pos = self.position[seat]
-        direction = self.direction
+        direction = direction or self.direction
         while steps:
             pos = (pos + direction) % n
             if self.active[seating[pos]]:
@@ -307,44 +325,127 @@ class Game:
 
     def inflict(self, source: int, victim: int, count: int, card: Card) -> None:
         """The draw card ``card`` by ``source`` hits ``victim``: the penalty waits on her if
-        the rules give her an answer (stacking, a challenge), else she draws and forfeits at
-        once. Her answer is an action even when her hand holds nothing to answer with:
-        drawing at once would tell the table what she lacks."""
+        the rules give her an answer (stacking, a challenge, a reaction card in the deck),
+        else she draws and forfeits at once. Her answer is an action even when her hand
+        holds nothing to answer with: drawing at once would tell the table what she lacks."""
         rules = self.rules
+        kind = self.effects[card].draw_family
         self.pending_draw += count
-        self.pending_card = card
+        self.pending_kind = kind
+        self.pending_challengeable = card.symbol in WILD_DRAW_FOUR_SYMBOLS
         self.pending_source = source
-        if card.is_wild:
-            answerable = rules.stack_draw_four or (
-                rules.challenge and card.symbol in WILD_DRAW_FOUR_SYMBOLS
+        if kind == "WILD":
+            answerable = (
+                rules.stack_draw_four
+                or self.has_reactions
+                or (rules.challenge and self.pending_challengeable)
             )
-        elif card.symbol == "D2":
+        elif kind == "D2":
             answerable = rules.stack_draw_two or rules.stack_cross
         else:
             answerable = rules.stack_draw_four
         if answerable:
-            self.to_act = victim
-            self.phase = Phase.PENALTY
-            self.drawn = None
-            self._events.append(DrawPending(victim, self.pending_draw))
+            self.await_answer(victim)
         else:
             self.take_penalty(victim)
+
+    def await_answer(self, victim: int) -> None:
+        """The pending draw waits on ``victim``: she takes it, answers it or challenges."""
+        self.to_act = victim
+        self.phase = Phase.PENALTY
+        self.drawn = None
+        self._events.append(DrawPending(victim, self.pending_draw))
 
     def take_penalty(self, victim: int, extra: int = 0) -> None:
         """``victim`` draws the pending total (plus ``extra``) and forfeits her turn."""
         total = self.pending_draw + extra
-        self.pending_draw = 0
-        self.pending_card = None
+        self.clear_pending()
         self.draw_cards(victim, total, "penalty")
         self.skip(victim)
         if self.active[victim]:
             self.start_turn(self.next_seat(victim))
 
+    def clear_pending(self) -> None:
+        self.pending_draw = 0
+        self.pending_kind = None
+        self.pending_challengeable = False
+
+    def card_points(self, card: Card) -> int:
+        """A card's value at this table (the Draw Spreader counts once per opponent)."""
+        return self.rules.points(card, self.n - 1)
+
+    def random_derangement(self, items: list[int]) -> list[int]:
+        """``items`` shuffled so that none stays in its place (with two, they swap)."""
+        if len(items) < 2:
+            return list(items)
+        while True:
+            shuffled = list(items)
+            self.rng.shuffle(shuffled)
+            if all(a != b for a, b in zip(shuffled, items, strict=True)):
+                return shuffled
+
+    def reseat(self, seating: list[int]) -> None:
+        """A new order around the table (Musical Chairs, Dance Fever): for the rest of the
+        match, play and the dealer's rotation follow it."""
+        self.seating = list(seating)
+        for place, player in enumerate(self.seating):
+            self.position[player] = place
+        self._events.append(Reseated(tuple(self.seating)))
+
+    def pass_penalty(self, holder: int) -> None:
+        """Holy Defender: the whole pending draw passes to the player after its holder, who
+        may answer it in turn; nobody can challenge it any more."""
+        self.pending_challengeable = False
+        self.await_answer(self.next_seat(holder))
+
+    def return_penalty(self, seat: int) -> None:
+        """Screwdriver: the player of the last wild draw takes the whole pending total; play
+        goes on from the Screwdriver's player to the next."""
+        total = self.pending_draw
+        source = self.pending_source
+        self.clear_pending()
+        self.draw_cards(source, total, "screwdriver")
+        self.start_turn(self.next_seat(seat))
+
+    def redeal_hands(self) -> None:
+        """Randomizer: the cards of every hand are pooled, shuffled and dealt back, each
+        player keeping her hand size."""
+        seats = self.seats_in_hand()
+        pool = [card for s in seats for card in self.hands[s]]
+        self.rng.shuffle(pool)
+        for s in seats:
+            size = len(self.hands[s])
+            self.hands[s], pool = pool[:size], pool[size:]
+        for s in range(self.n):
+            self.owes_uno[s] = self.false_uno[s] = False
+        self._events.append(HandsRedealt(tuple(seats)))
+
+    def end_hand(self, blocked: bool = False) -> None:
+        """End the hand now (an effect that leaves too few players, as a Quitter)."""
+        self._end_hand(blocked)
+
+    def leave_hand(self, seats: list[int]) -> None:
+        """Players quit the hand (Quitter): their cards are set aside to score when it ends."""
+        for seat in seats:
+            self.set_aside[seat].extend(self.hands[seat])
+            self.hands[seat].clear()
+            self.active[seat] = False
+            self.players_in_hand -= 1
+            self.owes_uno[seat] = self.false_uno[seat] = False
+        self._events.append(LeftHand(tuple(seats)))
+
     # ------------------------------------------------------------ legality
 
-    def matches(self, card: Card) -> bool:
-        """Whether ``card`` may be played on the pile as it is (color, symbol, or wild)."""
-        return self.effects[card].playable(self, card)
+    def matches(self, seat: int, card: Card) -> bool:
+        """Whether ``seat`` may play ``card`` on the pile as it is (color, symbol, wild),
+        a card that locks its holder's hand (Kobe) permitting."""
+        if self.lock_cards and card not in self.lock_cards and self._locked(seat):
+            return False
+        return self.effects[card].playable(self, seat, card)
+
+    def _locked(self, seat: int) -> bool:
+        lock = self.lock_cards
+        return any(card in lock for card in self.hands[seat])
 
     def is_bluff(self, seat: int, card: Card) -> bool:
         """Whether playing the Wild Draw Four ``card`` now breaks ``wd4_rule`` (a bluff):
@@ -362,29 +463,33 @@ class Game:
         return False
 
     def _honest(self, seat: int, card: Card) -> bool:
-        return self.matches(card) and not self.is_bluff(seat, card)
+        return self.matches(seat, card) and not self.is_bluff(seat, card)
 
     def _has_honest_play(self, seat: int) -> bool:
         return any(self._honest(seat, card) for card in self.hands[seat])
 
-    def _stack_answers(self, card: Card) -> bool:
-        """Whether ``card`` may answer the pending draw (stacking): a Draw Two on a Draw
-        Two, a wild draw on a wild draw, a colored Draw 4 on a colored Draw 4, and with
-        ``stack_cross`` a Wild Draw Four on a Draw Two."""
+    def _stack_answers(self, seat: int, card: Card) -> bool:
+        """Whether ``card`` may answer the pending draw: a Draw Two family card on a Draw Two
+        (``stack_draw_two``), a wild draw on a wild draw (``stack_draw_four``), a colored
+        Draw 4 on a colored Draw 4 (``stack_draw_four``), a Wild Draw Four on a Draw Two
+        (``stack_cross``), and a reaction card (Holy Defender, Screwdriver) on a wild draw."""
+        if self.lock_cards and card not in self.lock_cards and self._locked(seat):
+            return False
         rules = self.rules
-        last = self.pending_card
-        assert last is not None
-        if last.is_wild:
-            return rules.stack_draw_four and card.symbol in WILD_DRAW_FOUR_SYMBOLS
-        if last.symbol == "D2":
-            if card.symbol == "D2":
+        effect = self.effects.get(card)
+        if effect is None:  # not a card of this deck
+            return False
+        kind = self.pending_kind
+        if kind == "WILD":
+            return effect.reaction or (rules.stack_draw_four and effect.draw_family == "WILD")
+        if kind == "D2":
+            if effect.draw_family == "D2":
                 return rules.stack_draw_two
             return rules.stack_cross and card.symbol in WILD_DRAW_FOUR_SYMBOLS
-        return rules.stack_draw_four and card.symbol == last.symbol
+        return rules.stack_draw_four and effect.draw_family == kind
 
     def _challengeable(self) -> bool:
-        last = self.pending_card
-        return last is not None and last.symbol in WILD_DRAW_FOUR_SYMBOLS
+        return self.pending_challengeable
 
     def _jump_in_open(self, seat: int) -> bool:
         """Whether ``seat`` may jump in now: the switch is on, she is not to act, and the
@@ -427,7 +532,7 @@ class Game:
                 honest = False
                 seen: set[Card] = set()
                 for card in hand:
-                    if card in seen or not self.matches(card):
+                    if card in seen or not self.matches(seat, card):
                         continue
                     seen.add(card)
                     bluff = self.is_bluff(seat, card)
@@ -450,7 +555,7 @@ class Game:
                     out.append(CHALLENGE_ACTION)
                 seen = set()
                 for card in hand:
-                    if card in seen or not self._stack_answers(card):
+                    if card in seen or not self._stack_answers(seat, card):
                         continue
                     seen.add(card)
                     if challenge_on or not self.is_bluff(seat, card):
@@ -459,7 +564,12 @@ class Game:
                 out.extend(_COLOR_ACTIONS)
         elif self._jump_in_open(seat):
             top = self.discard[-1]
-            if not top.is_wild and top.color is not None and top in hand:
+            if (
+                not top.is_wild
+                and top.color is not None
+                and top in hand
+                and self.matches(seat, top)  # Kobe may lock it
+            ):
                 self._add_plays(out, seat, top, uno)
         if self.owes_uno[seat] and len(hand) == 1:
             out.append(UNO)
@@ -523,7 +633,9 @@ class Game:
                 return f"a draw of {self.pending_draw} is pending: take it (draw) or answer it"
             card = action.card
             assert card is not None
-            if not self._stack_answers(card):
+            if not self._stack_answers(seat, card):
+                if self.lock_cards and card not in self.lock_cards and self._locked(seat):
+                    return f"Kobe locks seat {seat}'s other cards until it is played"
                 return f"{card} cannot answer the pending draw of {self.pending_draw}"
             return self._play_reason(seat, action)
         if phase is Phase.DRAWN:
@@ -586,12 +698,15 @@ class Game:
         wrong = effect.check_targets(self, seat, card, action.targets)
         if wrong is not None:
             return wrong
-        if self.phase is not Phase.PENALTY and not effect.playable(self, card):
+        if self.phase is not Phase.PENALTY and not self.matches(seat, card):
             top = self.discard[-1]
+            if self.lock_cards and card not in self.lock_cards and self._locked(seat):
+                return f"Kobe locks seat {seat}'s other cards until it is played"
+            reason = effect.refusal(self, seat, card)
+            if reason is not None:
+                return reason
             if self.color is None:
                 return f"{card} cannot be played on {top}: play a colored card"
-            if top.symbol == "NAGA" and card.symbol == "NAGA":
-                return "a Nagasaki cannot be played on a Nagasaki before its player's turn"
             return f"{card} matches neither color {self.color.value} nor symbol {top.face}"
         if not self.rules.challenge and self.is_bluff(seat, card):
             return f"{card} may not be played while holding a card of color {self.color}"
@@ -677,17 +792,17 @@ class Game:
             self.pending_prev_color = self.color
         hand.remove(card)
         self.discard.append(card)
-        self.discard_points[seat] += self.rules.points(card)
+        self.discard_points[seat] += self.card_points(card)
         effect = self.effects[card]
         if card.is_wild:
             self.color = action.color
-        elif not effect.keeps_color:
+        elif not effect.keeps_color_now(self):
             self.color = card.color
         self.drawn = None
         self.idle_turns = 0
         self._events.append(CardPlayed(seat, card, action.color))
         if not hand:
-            self._last_card(seat, card)
+            self._last_card(seat, card, action)
             return
         effect.play(self, seat, card, action)
         # UNO is judged after the effect: a 7 or a 0 may have given her another hand.
@@ -705,12 +820,12 @@ class Game:
             if self.rules.false_uno_penalty:
                 self.false_uno[seat] = True
 
-    def _last_card(self, seat: int, card: Card) -> None:
+    def _last_card(self, seat: int, card: Card, action: Action) -> None:
         """``seat`` played her last card: its draws apply, every other effect is void."""
         effect = self.effects[card]
         self.pending_guilty = False
         if not effect.goes_out:
-            effect.last_card(self, seat, card)
+            effect.last_card(self, seat, card, action)
             return
         self.ranking.append(seat)
         if self.rules.finish == "to_the_last" and self.players_in_hand > 2:
@@ -719,9 +834,9 @@ class Game:
             self.players_in_hand -= 1
             self.owes_uno[seat] = self.false_uno[seat] = False
             self.start_turn(self.next_seat(seat))
-            effect.last_card(self, seat, card)
+            effect.last_card(self, seat, card, action)
             return
-        effect.last_card(self, seat, card)
+        effect.last_card(self, seat, card, action)
         self._end_hand(blocked=False)
 
     def _draw(self, seat: int) -> None:
@@ -733,7 +848,7 @@ class Game:
         if (
             card is not None
             and self.rules.play_drawn != "never"
-            and self.matches(card)
+            and self.matches(seat, card)
             and (self.rules.challenge or not self.is_bluff(seat, card))
         ):
             self.phase = Phase.DRAWN
@@ -761,8 +876,7 @@ class Game:
         guilty = self.pending_guilty
         events.append(Challenged(seat, accused, guilty))
         total = self.pending_draw
-        self.pending_draw = 0
-        self.pending_card = None
+        self.clear_pending()
         if guilty:
             live = self.rules.challenge_reveal
             self.reveals.append((seat, accused, None if live else shown))
@@ -803,15 +917,30 @@ class Game:
 
     # ----------------------------------------------------------- hand end
 
+    def hand_scores(self) -> list[int]:
+        """Every player's hand score: the points of the cards she holds (set-aside cards
+        included), then what the cards that change a score do (Dung, Holy Defender)."""
+        value = self.card_points
+        held = [hand + aside for hand, aside in zip(self.hands, self.set_aside, strict=True)]
+        base = [sum(value(card) for card in cards) for cards in held]
+        if not self.score_cards:
+            return base
+        scores = list(base)
+        for seat, cards in enumerate(held):
+            adjusting = [c for c in cards if c in self.score_cards]
+            for card in sorted(adjusting, key=lambda c: self.effects[c].score_order):
+                scores[seat] = self.effects[card].adjust_score(self, seat, scores[seat], base)
+        return scores
+
     def hand_points(self, seat: int) -> int:
-        """The points of the cards in ``seat``'s hand."""
-        points = self.rules.points
-        return sum(points(card) for card in self.hands[seat])
+        """``seat``'s hand score (see :meth:`hand_scores`)."""
+        return self.hand_scores()[seat]
 
     def _end_blocked(self) -> None:
         # The players still in, by points in hand (ties to the lowest seat): the first
         # counts as out, with an empty hand.
-        still_in = sorted(self.seats_in_hand(), key=lambda s: (self.hand_points(s), s))
+        scores = self.hand_scores()
+        still_in = sorted(self.seats_in_hand(), key=lambda s: (scores[s], s))
         self.ranking.append(still_in[0])
         self._end_hand(blocked=True)
 
@@ -822,7 +951,8 @@ class Game:
         n = self.n
         winner = self.ranking[0]
         out = set(self.ranking)
-        in_hand = [0 if s in out else self.hand_points(s) for s in range(n)]
+        scores_in_hand = self.hand_scores()
+        in_hand = [0 if s in out else scores_in_hand[s] for s in range(n)]
         rest = sorted((s for s in range(n) if s not in out), key=lambda s: (in_hand[s], s))
         ranking = (*self.ranking, *rest)
         scoring = self.rules.scoring
@@ -840,8 +970,7 @@ class Game:
             scores[s] += points[s]
         self.to_act = None
         self.drawn = None
-        self.pending_draw = 0
-        self.pending_card = None
+        self.clear_pending()
         self.owes_uno = [False] * n
         self.false_uno = [False] * n
         result = HandEnded(winner, blocked, tuple(points), tuple(scores), ranking)
@@ -890,6 +1019,8 @@ class Game:
         cards = list(self.draw_pile) + list(self.discard)
         for hand in self.hands:
             cards.extend(hand)
+        for aside in self.set_aside:
+            cards.extend(aside)
         return cards
 
     def to_record(self) -> Any:
@@ -913,6 +1044,7 @@ class Game:
 
 
 _COLOR_ACTIONS = tuple(Action.name_color(color) for color in COLORS)
+_MUTANT_SYMBOLS = frozenset(MUTANTS)
 
 
 def _code(card: Card) -> str:

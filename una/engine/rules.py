@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
-from una.engine.cards import Card
+from una.engine.cards import MUTANTS, Card
 from una.engine.errors import InvalidRules
 from una.engine.presets import PRESETS, Preset
 
@@ -63,6 +64,21 @@ class Switch:
                     f"switch {self.name!r} takes [min, max] seat counts, not {value!r}"
                 )
             value = (value[0], value[1])
+        elif self.type is dict:
+            if not isinstance(value, dict):
+                raise InvalidRules(
+                    f"switch {self.name!r} takes an object of card counts, not {value!r}"
+                )
+            for code, count in value.items():
+                if code not in MUTANTS:
+                    close = difflib.get_close_matches(str(code), list(MUTANTS), n=1)
+                    hint = f" (did you mean {close[0]!r}?)" if close else ""
+                    raise InvalidRules(f"switch 'cards': unknown mutant card {code!r}{hint}")
+                if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 8:
+                    raise InvalidRules(
+                        f"switch 'cards': {code} takes a count from 0 to 8, not {count!r}"
+                    )
+            value = tuple(sorted((code, count) for code, count in value.items() if count))
         return value
 
 
@@ -115,6 +131,8 @@ SWITCHES: dict[str, Switch] = {
                "who plays first in a hand: the player left of the dealer, or a random player",
                choices=("left_of_dealer", "random")),
         Switch("players", tuple, (2, 10), "the smallest and largest number of seats"),
+        Switch("cards", dict, {},
+               "BYOND mutant cards in the deck: family -> count (colored ones per color)"),
     )
 }  # fmt: skip
 
@@ -145,6 +163,7 @@ class RuleSet:
     target: int = 500
     first_player: str = "left_of_dealer"
     players: tuple[int, int] = (2, 10)
+    cards: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def preset_named(cls, name: str) -> RuleSet:
@@ -163,6 +182,7 @@ class RuleSet:
         if preset is None:
             raise InvalidRules(f"unknown preset {name!r} (presets: {', '.join(sorted(PRESETS))})")
         settings: dict[str, Any] = dict(preset.switches)
+        settings["cards"] = dict(preset.mutants)
         for key, raw in value.items():
             if key == "preset":
                 continue
@@ -171,6 +191,9 @@ class RuleSet:
                 close = difflib.get_close_matches(key, list(SWITCHES), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 raise InvalidRules(f"unknown switch {key!r}{hint}")
+            if key == "cards" and isinstance(raw, dict):
+                # Counts change the preset's own, card by card.
+                raw = settings["cards"] | raw
             settings[key] = raw
         checked = {key: SWITCHES[key].check(raw) for key, raw in settings.items()}
         rules = cls(preset=name, **checked)
@@ -184,11 +207,11 @@ class RuleSet:
             raise InvalidRules(
                 f"players {list(self.players)}: need 2 <= min <= max <= {most} ({self.preset})"
             )
-        needed = high * self.preset_data.hand_size + 1
-        if needed > self.preset_data.deck_size:
+        size = len(self.deck())
+        if high * self.preset_data.hand_size + 1 > size:
             raise InvalidRules(
                 f"players {list(self.players)}: {high} hands of {self.preset_data.hand_size} "
-                f"do not fit in a deck of {self.preset_data.deck_size}"
+                f"do not fit in a deck of {size}"
             )
         if not self.challenge and self.guilty_color != "stands":
             raise InvalidRules("guilty_color needs challenge: without challenges nobody is guilty")
@@ -213,24 +236,37 @@ class RuleSet:
         return self.preset_data.hand_size
 
     def deck(self) -> list[Card]:
-        """The rule set's whole deck, in canonical order."""
-        return self.preset_data.cards()
+        """The rule set's whole deck, in canonical order (a new list each time)."""
+        return list(_deck(self.preset, self.cards))
 
-    def points(self, card: Card) -> int:
-        return self.preset_data.card_points(card)
+    def points(self, card: Card, opponents: int = 1) -> int:
+        """A card's value (``opponents`` counts for a per-opponent card)."""
+        return self.preset_data.card_points(card, opponents)
 
     def to_dict(self) -> dict[str, Any]:
         """Every switch with its value, and the preset."""
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+            if f.name == "cards":
+                out[f.name] = dict(value)
+            else:
+                out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
 
     def overrides(self) -> dict[str, Any]:
-        """The switches that differ from the preset's defaults."""
+        """The switches that differ from the preset's defaults (``cards``: only the counts
+        that differ, 0 for a card taken out)."""
         base = RuleSet.from_json(self.preset).to_dict()
-        return {k: v for k, v in self.to_dict().items() if k != "preset" and v != base[k]}
+        out = {k: v for k, v in self.to_dict().items() if k != "preset" and v != base[k]}
+        if "cards" in out:
+            mine, theirs = out["cards"], base["cards"]
+            out["cards"] = {
+                code: mine.get(code, 0)
+                for code in sorted(set(mine) | set(theirs))
+                if mine.get(code, 0) != theirs.get(code, 0)
+            }
+        return out
 
     def to_json(self) -> str | dict[str, Any]:
         """The preset name alone, or the preset with its overrides."""
@@ -242,6 +278,11 @@ class RuleSet:
         if not overrides:
             return self.preset
         return self.preset + " " + " ".join(f"{k}={v}" for k, v in overrides.items())
+
+
+@lru_cache(maxsize=256)
+def _deck(preset: str, cards: tuple[tuple[str, int], ...]) -> tuple[Card, ...]:
+    return tuple(PRESETS[preset].cards(dict(cards)))
 
 
 STANDARD_RULES = RuleSet.preset_named("standard")

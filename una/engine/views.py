@@ -37,7 +37,12 @@ class Reveal:
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """What ``seat`` may know; ``seat`` and ``hand`` are ``None`` for a spectator."""
+    """What ``seat`` may know; ``seat`` and ``hand`` are ``None`` for a spectator.
+
+    ``seating`` lists the players in their order around the table (Musical Chairs and Dance
+    Fever change it); ``out`` the players out of the hand so far, in order; ``set_aside``
+    how many cards each player set aside when she quit the hand (Quitter).
+    """
 
     seat: int | None
     players: tuple[str, ...]
@@ -65,6 +70,8 @@ class View:
     match_winner: int | None
     out: tuple[int, ...] = ()
     hand_ranking: tuple[int, ...] | None = None
+    seating: tuple[int, ...] = ()
+    set_aside: tuple[int, ...] = ()
 
     @property
     def hand_over(self) -> bool:
@@ -105,6 +112,8 @@ class View:
             "match_winner": self.match_winner,
             "out": list(self.out),
             "hand_ranking": None if self.hand_ranking is None else list(self.hand_ranking),
+            "seating": list(self.seating),
+            "set_aside": list(self.set_aside),
         }
 
 
@@ -157,6 +166,8 @@ def view_for(game: Game, seat: int | None) -> View:
         match_winner=game.winner,
         out=tuple(game.ranking) if not over else (),
         hand_ranking=result.ranking if result else None,
+        seating=tuple(game.seating),
+        set_aside=tuple(len(cards) for cards in game.set_aside),
     )
 
 

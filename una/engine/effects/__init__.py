@@ -11,6 +11,7 @@ registered here, not a new branch in :mod:`una.engine.game`.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
@@ -31,14 +32,34 @@ class Effect:
     keeps_color = False
     #: Played as the last card, it takes its player out of the hand (a Nagasaki does not).
     goes_out = True
+    #: Which pending draws it belongs to: "D2", "D4" (colored Draw 4), "WILD", or None.
+    draw_family: str | None = None
+    #: A reaction to a pending wild draw aimed at its holder (Holy Defender, Screwdriver).
+    reaction = False
+    #: While held, its holder may play no other card (Kobe).
+    locks_hand = False
+    #: Nonzero for a card that changes its holder's hand score; the order they apply in.
+    score_order = 0
 
-    def playable(self, game: Game, card: Card) -> bool:
-        """Whether ``card`` may be played on the pile as it is, on a normal turn."""
+    def playable(self, game: Game, seat: int, card: Card) -> bool:
+        """Whether ``seat`` may play ``card`` on the pile as it is, on a normal turn."""
         color = game.color
         if color is None:
             # Only a Colourless top card leaves no color: any colored card, never a wild.
             return not card.is_wild
         return card.is_wild or card.color is color or card.face == game.discard[-1].face
+
+    def refusal(self, game: Game, seat: int, card: Card) -> str | None:
+        """Why ``card`` is not playable now, where the card has a rule of its own."""
+        return None
+
+    def keeps_color_now(self, game: Game) -> bool:
+        """Whether playing the card now leaves the current color as it was."""
+        return self.keeps_color
+
+    def adjust_score(self, game: Game, seat: int, score: int, base: list[int]) -> int:
+        """Its holder's hand score at the end of the hand, given the plain ``base`` scores."""
+        return score
 
     def target_options(self, game: Game, seat: int, card: Card) -> Sequence[tuple[int, ...]]:
         """Every choice of ``@seat`` picks that playing ``card`` allows (``((),)``: none)."""
@@ -58,7 +79,7 @@ class Effect:
         """The card was turned up to start the pile; ``first_seat`` is left of the dealer."""
         game.start_turn(first_seat)
 
-    def last_card(self, game: Game, seat: int, card: Card) -> None:
+    def last_card(self, game: Game, seat: int, card: Card, action: Action) -> None:
         """The card was ``seat``'s last: only its draws still apply (``goes_out``), or it
         does what its rule says instead (a Nagasaki)."""
 
@@ -72,14 +93,19 @@ class OneOtherPlayer(Effect):
     def check_targets(
         self, game: Game, seat: int, card: Card, targets: tuple[int, ...]
     ) -> str | None:
-        if len(targets) != 1:
-            return f"{card} picks one other player: play {card} @<seat>"
-        target = targets[0]
-        if target == seat:
-            return f"{card} must pick another player, not its own"
-        if not 0 <= target < game.n or not game.active[target]:
-            return f"seat {target} is not in this hand"
-        return None
+        return check_one_other(game, seat, card, targets)
+
+
+def check_one_other(game: Game, seat: int, card: Card, targets: tuple[int, ...]) -> str | None:
+    """Why ``targets`` is not exactly one other player still in the hand, or ``None``."""
+    if len(targets) != 1:
+        return f"{card} picks one other player: play {card} @<seat>"
+    target = targets[0]
+    if target == seat:
+        return f"{card} must pick another player, not its own"
+    if not 0 <= target < game.n or not game.active[target]:
+        return f"seat {target} is not in this hand"
+    return None
 
 
 EFFECTS: dict[str, Effect] = {}
@@ -100,6 +126,17 @@ def register(*keys: str) -> Callable[[E], E]:
     return deco
 
 
+def card_summary(card: Card) -> str:
+    """What a card does, in a few sentences: the first paragraph of its effect's docstring.
+
+    >>> from una.engine.cards import Card
+    >>> card_summary(Card.parse("HOLY"))[:45]
+    'As a reaction the whole pending wild draw pas'
+    """
+    doc = inspect.getdoc(type(EFFECTS[card.effect])) or ""
+    return " ".join(doc.split("\n\n")[0].split()).replace("``", "")
+
+
 @lru_cache(maxsize=64)
 def effect_table(rules: RuleSet) -> dict[Card, Effect]:
     """The effect of every card of ``rules``' deck under those rules (seven-zero turns the
@@ -113,4 +150,4 @@ def effect_table(rules: RuleSet) -> dict[Card, Effect]:
     return table
 
 
-from una.engine.effects import alupula, classic, house  # noqa: E402,F401  (they register)
+from una.engine.effects import alupula, byond, classic, house  # noqa: E402,F401  (they register)

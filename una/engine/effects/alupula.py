@@ -20,6 +20,7 @@ class ColoredDrawFour(DrawCard):
     Draw 4 may be answered with another."""
 
     count = 4
+    draw_family = "D4"
 
 
 @register("CL")
@@ -27,7 +28,7 @@ class Colourless(Effect):
     """Played on anything (a pending draw aside). It has no color and no number: the next
     card may be any colored card (not a wild), and that card's color becomes current."""
 
-    def playable(self, game: Game, card: Card) -> bool:
+    def playable(self, game: Game, seat: int, card: Card) -> bool:
         return True
 
 
@@ -41,8 +42,11 @@ class Nagasaki(Effect):
     keeps_color = True
     goes_out = False
 
-    def playable(self, game: Game, card: Card) -> bool:
+    def playable(self, game: Game, seat: int, card: Card) -> bool:
         return game.nagasaki_lock is None or game.discard[-1].symbol != "NAGA"
+
+    def refusal(self, game: Game, seat: int, card: Card) -> str | None:
+        return "a Nagasaki cannot be played on a Nagasaki before its player's turn"
 
     def play(self, game: Game, seat: int, card: Card, action: Action) -> None:
         game.nagasaki_lock = seat
@@ -58,7 +62,7 @@ class Nagasaki(Effect):
                 game.draw_cards(player, count, "nagasaki")
         game.start_turn(game.next_seat(seat))
 
-    def last_card(self, game: Game, seat: int, card: Card) -> None:
+    def last_card(self, game: Game, seat: int, card: Card, action: Action) -> None:
         game.nagasaki_lock = seat
         game.draw_cards(seat, 2, "nagasaki")
         game.start_turn(game.next_seat(seat))

@@ -61,22 +61,40 @@ class Reverse(Effect):
 
 
 class DrawCard(Effect):
-    """A card that makes the next player draw ``count`` and forfeit her turn."""
+    """A card that makes a player draw ``count`` and forfeit her turn (the next player,
+    unless ``aim`` finds another: a Reverse Draw Two reverses first, a Delayed Blast skips
+    one first)."""
 
     count = 0
 
-    def play(self, game: Game, seat: int, card: Card, action: Action) -> None:
-        game.inflict(seat, game.next_seat(seat), self.count, card)
+    def amount(self, game: Game, seat: int, card: Card) -> int:
+        """How many cards it adds to the pending draw."""
+        return self.count
 
-    def last_card(self, game: Game, seat: int, card: Card) -> None:
+    def aim(self, game: Game, seat: int) -> int:
+        """Do what comes before the draw (reverse, skip) and return its victim."""
+        return game.next_seat(seat)
+
+    def last_victim(self, game: Game, seat: int) -> int:
+        """Its victim when it is a last card: aimed the same way, nothing else done."""
+        return game.next_seat(seat)
+
+    def play(self, game: Game, seat: int, card: Card, action: Action) -> None:
+        amount = self.amount(game, seat, card)
+        game.inflict(seat, self.aim(game, seat), amount, card)
+
+    def last_card(self, game: Game, seat: int, card: Card, action: Action) -> None:
         # The last card ends the hand, but its draw (and any running stack) still applies,
         # at once: nobody may answer or challenge it.
-        game.take_penalty(game.next_seat(seat), extra=self.count)
+        extra = self.amount(game, seat, card)
+        if extra or game.pending_draw:
+            game.take_penalty(self.last_victim(game, seat), extra=extra)
 
 
 @register("D2")
 class DrawTwo(DrawCard):
     count = 2
+    draw_family = "D2"
 
     def first(self, game: Game, card: Card, first_seat: int) -> None:
         # A first card is turned, not played: it applies at once even with stacking on.
@@ -90,3 +108,4 @@ class WildDrawFour(DrawCard):
     """Wild Draw Four. Turned up first it never stays (the preset's ``first_card`` returns it)."""
 
     count = 4
+    draw_family = "WILD"
