@@ -509,9 +509,10 @@ class Game:
     def legal_actions(self, seat: int) -> list[Action]:
         """Every meaningful action ``seat`` may take now.
 
-        The list leaves out only two kinds of accepted actions that never help: an UNO call
-        that changes nothing (more than one card, already called) and, under
-        ``bad_catch_penalty``, a catch that is wrong.
+        The list leaves out only accepted actions that never help or only repeat another:
+        an UNO call that changes nothing (more than one card, already called), a wrong catch
+        under ``bad_catch_penalty``, and Target Practice picks that only reorder a listed
+        split (and past 126 splits, all but a few; docs/rules.md says which).
         """
         out: list[Action] = []
         if not 0 <= seat < self.n:
