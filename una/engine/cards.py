@@ -34,6 +34,9 @@ class Color(enum.Enum):
     GREEN = "G"
     BLUE = "B"
 
+    # Members are singletons, so identity is equality; Enum's own __hash__ is slow Python.
+    __hash__ = object.__hash__
+
     @classmethod
     def parse(cls, text: str) -> Color:
         """A color from its letter or its English name, in any case.
@@ -119,7 +122,7 @@ _NAMES = {
 }  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """A card: its color (``None`` for wilds and colorless cards) and its symbol.
 
@@ -139,6 +142,14 @@ class Card:
     is_wild: bool = field(init=False, compare=False, repr=False)
     is_draw: bool = field(init=False, compare=False, repr=False)
     effect: str = field(init=False, compare=False, repr=False)
+    _hash: int = field(init=False, compare=False, repr=False)
+
+    def __eq__(self, other: object) -> bool:
+        # Cards are interned, so identity decides almost always; the code decides the rest.
+        return self is other or (isinstance(other, Card) and other.code == self.code)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __post_init__(self) -> None:
         named = _NAMED.get(self.symbol)
@@ -166,6 +177,7 @@ class Card:
         set_(self, "is_draw", self.symbol in _DRAW_SYMBOLS)
         # Number cards share one effect (none); every other card is its own family.
         set_(self, "effect", "N" if self.symbol.isdigit() else self.symbol)
+        set_(self, "_hash", hash(code))
 
     @classmethod
     def parse(cls, text: str) -> Card:

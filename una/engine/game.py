@@ -35,7 +35,7 @@ from una.engine.cards import (
     Color,
     deck_difference,
 )
-from una.engine.effects import effect_table
+from una.engine.effects import Effect, effect_table
 from una.engine.errors import IllegalAction, InvalidRecord, InvalidRules
 from una.engine.events import (
     CardPlayed,
@@ -131,6 +131,10 @@ class Game:
         self.lock_cards = frozenset(c for c, e in self.effects.items() if e.locks_hand)
         self.has_reactions = any(e.reaction for e in self.effects.values())
         self.score_cards = frozenset(c for c, e in self.effects.items() if e.score_order)
+        # Cards with a playability rule of their own; the rest match by color and symbol.
+        self.custom_play = frozenset(
+            c for c, e in self.effects.items() if type(e).playable is not Effect.playable
+        )
         self.log: list[tuple[int, str]] = []
         self.scores = [0] * n
         self.seating = list(range(n))
@@ -441,7 +445,16 @@ class Game:
         a card that locks its holder's hand (Kobe) permitting."""
         if self.lock_cards and card not in self.lock_cards and self._locked(seat):
             return False
-        return self.effects[card].playable(self, seat, card)
+        if card in self.custom_play:
+            return self.effects[card].playable(self, seat, card)
+        return self.plain_match(card)
+
+    def plain_match(self, card: Card) -> bool:
+        """The ordinary matching rule: the current color, the top card's symbol, or a wild."""
+        color = self.color
+        if color is None:  # only on a Colourless: any colored card, never a wild
+            return not card.is_wild
+        return card.is_wild or card.color is color or card.face == self.discard[-1].face
 
     def _locked(self, seat: int) -> bool:
         lock = self.lock_cards

@@ -43,11 +43,7 @@ class Effect:
 
     def playable(self, game: Game, seat: int, card: Card) -> bool:
         """Whether ``seat`` may play ``card`` on the pile as it is, on a normal turn."""
-        color = game.color
-        if color is None:
-            # Only a Colourless top card leaves no color: any colored card, never a wild.
-            return not card.is_wild
-        return card.is_wild or card.color is color or card.face == game.discard[-1].face
+        return game.plain_match(card)
 
     def refusal(self, game: Game, seat: int, card: Card) -> str | None:
         """Why ``card`` is not playable now, where the card has a rule of its own."""
