@@ -572,3 +572,16 @@ def test_deeply_nested_json_is_invalid_record() -> None:
     with pytest.raises(InvalidRecord) as info:
         Record.loads("[" * 100_000)
     assert info.value.field == "json"
+
+
+def test_a_record_may_start_from_match_scores() -> None:
+    from una.engine import Game
+
+    game = Game({"preset": "standard", "target": 100}, ["Ann", "Bob"], seed=3, scores=[90, 40])
+    assert game.scores == [90, 40]
+    data = game.to_record().to_json()
+    assert data["scores"] == [90, 40]
+    assert Record.from_json(data).replay().scores == [90, 40]
+    with pytest.raises(InvalidRecord) as info:
+        Record.from_json({**data, "scores": [1]})
+    assert info.value.field == "scores"

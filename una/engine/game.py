@@ -90,7 +90,8 @@ class Game:
     ``rules`` is a :class:`RuleSet`, a preset name or a record's ``rules`` object;
     ``players`` a number of seats or a list of names; ``seed`` drives every random choice;
     ``dealer`` deals the first hand; ``decks`` optionally lists the deck of each hand (top of
-    the pile first), each a permutation of the rule set's deck.
+    the pile first), each a permutation of the rule set's deck; ``scores`` are the match
+    totals to start from (a match continued in a new record, as after an abandoned hand).
 
     Public attributes are the state, to read: ``hands``, ``draw_pile`` and ``discard``
     (the top of each pile is its last item), ``color``, ``direction``, ``to_act``,
@@ -104,6 +105,7 @@ class Game:
         seed: int = 0,
         dealer: int = 0,
         decks: Sequence[Sequence[Card]] | None = None,
+        scores: Sequence[int] | None = None,
     ) -> None:
         self.rules = rules if isinstance(rules, RuleSet) else RuleSet.from_json(rules)
         if isinstance(players, int):
@@ -126,6 +128,9 @@ class Game:
         for i, deck in enumerate(self.decks):
             if sorted(deck, key=_code) != full:
                 raise InvalidRecord(f"decks[{i}]", deck_difference(deck, full, self.rules.preset))
+        if scores is not None and len(scores) != n:
+            raise InvalidRecord("scores", f"{len(scores)} scores for {n} players")
+        self.start_scores = list(scores) if scores is not None else None
         self.rng = Rng(seed)
         self.effects = effect_table(self.rules)
         self.lock_cards = frozenset(c for c, e in self.effects.items() if e.locks_hand)
@@ -136,7 +141,7 @@ class Game:
             c for c, e in self.effects.items() if type(e).playable is not Effect.playable
         )
         self.log: list[tuple[int, str]] = []
-        self.scores = [0] * n
+        self.scores = list(scores) if scores is not None else [0] * n
         self.seating = list(range(n))
         self.position = list(range(n))
         self.hand_number = 0

@@ -48,6 +48,7 @@ class Record:
     dealer: int = 0
     decks: list[list[Card]] | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
+    scores: list[int] | None = None
 
     @property
     def seats(self) -> int:
@@ -74,7 +75,7 @@ class Record:
         fmt = data.get("format", FORMAT)
         if fmt != FORMAT:
             raise InvalidRecord("format", f"unknown format {fmt!r} (expected {FORMAT!r})")
-        known = {"format", "rules", "players", "seed", "dealer", "decks", "actions"}
+        known = {"format", "rules", "players", "seed", "dealer", "decks", "actions", "scores"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise InvalidRecord(unknown[0], "unknown field")
@@ -101,7 +102,14 @@ class Record:
         if data.get("decks") is not None:
             decks = _read_decks(data["decks"], rules)
         actions = _read_actions(data.get("actions", []), seats)
-        return cls(rules, players, seed, dealer, decks, actions)
+        scores = data.get("scores")
+        if scores is not None and (
+            not isinstance(scores, list)
+            or len(scores) != seats
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in scores)
+        ):
+            raise InvalidRecord("scores", f"must be {seats} whole numbers, not {scores!r}")
+        return cls(rules, players, seed, dealer, decks, actions, scores)
 
     # ------------------------------------------------------------- writing
 
@@ -115,6 +123,8 @@ class Record:
         }
         if self.decks is not None:
             out["decks"] = [[card.code for card in deck] for deck in self.decks]
+        if self.scores is not None:
+            out["scores"] = list(self.scores)
         out["actions"] = [[seat, code] for seat, code in self.actions]
         return out
 
@@ -137,7 +147,7 @@ class Record:
 
     def new_game(self) -> Game:
         """The game as dealt, before any action."""
-        return Game(self.rules, self.players, self.seed, self.dealer, self.decks)
+        return Game(self.rules, self.players, self.seed, self.dealer, self.decks, self.scores)
 
     def replay(self, upto: int | None = None) -> Game:
         """The game after the first ``upto`` actions (all by default).
@@ -165,6 +175,7 @@ def record_of(game: Game) -> Record:
         dealer=game.first_dealer,
         decks=[list(deck) for deck in game.decks] if game.decks else None,
         actions=list(game.log),
+        scores=list(game.start_scores) if game.start_scores is not None else None,
     )
 
 
