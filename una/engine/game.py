@@ -607,9 +607,13 @@ class Game:
 
     def is_legal(self, seat: int, action: Action | str) -> bool:
         """Whether :meth:`apply` would accept the action."""
+        return self.why_illegal(seat, action) is None
+
+    def why_illegal(self, seat: int, action: Action | str) -> str | None:
+        """Why :meth:`apply` would refuse the action, or ``None`` if it would accept it."""
         if isinstance(action, str):
             action = Action.parse(action)
-        return self._reason(seat, action) is None
+        return self._reason(seat, action)
 
     def _reason(self, seat: int, action: Action) -> str | None:
         """Why ``action`` by ``seat`` is illegal now, or ``None`` if it is legal."""
