@@ -41,12 +41,9 @@ class DrawSpreader(Effect):
             game.draw_cards(victim, 2, "penalty")
 
 
-@register("RD2")
-class ReverseDrawTwo(DrawCard):
-    """Reverse, then the next player in the new direction draws 2 and forfeits her turn."""
-
-    count = 2
-    draw_family = "D2"
+class Reversing(DrawCard):
+    """Reverse first, then hit the next player in the new direction (as a last card: the
+    previous player, nothing reversed)."""
 
     def aim(self, game: Game, seat: int) -> int:
         game.reverse()
@@ -54,6 +51,14 @@ class ReverseDrawTwo(DrawCard):
 
     def last_victim(self, game: Game, seat: int) -> int:
         return game.next_seat(seat, direction=-game.direction)
+
+
+@register("RD2")
+class ReverseDrawTwo(Reversing):
+    """Reverse, then the next player in the new direction draws 2 and forfeits her turn."""
+
+    count = 2
+    draw_family = "D2"
 
 
 class Delayed(DrawCard):
@@ -126,18 +131,11 @@ class DrawDoubleWild(DrawCard):
 
 
 @register("WR4")
-class ReverseDrawFourWild(DrawCard):
+class ReverseDrawFourWild(Reversing):
     """Reverse, then as a Wild Draw Four (the next player in the new direction is hit)."""
 
     count = 4
     draw_family = "WILD"
-
-    def aim(self, game: Game, seat: int) -> int:
-        game.reverse()
-        return game.next_seat(seat)
-
-    def last_victim(self, game: Game, seat: int) -> int:
-        return game.next_seat(seat, direction=-game.direction)
 
 
 @register("WB4")
