@@ -33,6 +33,9 @@ class Kind(enum.Enum):
     CATCH = "catch"
     DEAL = "deal"
 
+    # Members are singletons: identity hashing, in C (Enum's __hash__ is Python code).
+    __hash__ = object.__hash__
+
 
 #: Verbs that are a turn of their own (they close an UNO catch window); the rest are not.
 TURN_KINDS = frozenset({Kind.PLAY, Kind.DRAW, Kind.PASS, Kind.COLOR, Kind.CHALLENGE})

@@ -124,7 +124,7 @@ class Game:
         self.seed = seed
         self.first_dealer = dealer
         self.decks: list[list[Card]] = [list(deck) for deck in decks or ()]
-        full = sorted(self.rules.deck(), key=_code)
+        full = sorted(self.rules.deck(), key=_code) if self.decks else []
         for i, deck in enumerate(self.decks):
             if sorted(deck, key=_code) != full:
                 raise InvalidRecord(f"decks[{i}]", deck_difference(deck, full, self.rules.preset))

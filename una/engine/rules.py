@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, fields
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from una.engine.cards import MUTANTS, Card
@@ -257,6 +257,11 @@ class RuleSet:
     def overrides(self) -> dict[str, Any]:
         """The switches that differ from the preset's defaults (``cards``: only the counts
         that differ, 0 for a card taken out)."""
+        return dict(self._overrides)
+
+    @cached_property
+    def _overrides(self) -> dict[str, Any]:
+        # Views quote the rules on every decision: work this out once per rule set.
         base = RuleSet.from_json(self.preset).to_dict()
         out = {k: v for k, v in self.to_dict().items() if k != "preset" and v != base[k]}
         if "cards" in out:
