@@ -183,6 +183,7 @@ class Game:
         self.false_uno = [False] * n
         self.reveals: list[tuple[int, int, tuple[Card, ...] | None]] = []
         self.idle_turns = 0
+        self.recycled = False  # this turn drew the last drawable card (see _draw)
         self.ranking: list[int] = []
         self.nagasaki_lock: int | None = None
         self.hand_result = None
@@ -822,12 +823,16 @@ class Game:
         elif not effect.keeps_color_now(self):
             self.color = card.color
         self.drawn = None
-        self.idle_turns = 0
+        recycled, self.recycled = self.recycled, False
+        self.idle_turns = self.idle_turns + 1 if recycled else 0
         self._events.append(CardPlayed(seat, card, action.color))
         if not hand:
             self._last_card(seat, card, action)
             return
         effect.play(self, seat, card, action)
+        if recycled and self.idle_turns >= self.players_in_hand and not self.hand_over:
+            self._end_blocked()
+            return
         # UNO is judged after the effect: a 7 or a 0 may have given her another hand.
         hand = self.hands[seat]
         if len(hand) == 1:
@@ -863,6 +868,11 @@ class Game:
         self._end_hand(blocked=False)
 
     def _draw(self, seat: int) -> None:
+        idle = self.idle_turns
+        # Drawing the last card there is to draw and playing it straight back changes
+        # nothing: two players could trade the same two cards forever. Such a turn counts
+        # as idle for the blocked-hand rule (see docs/rules.md).
+        scarce = len(self.draw_pile) + len(self.discard) - 1 <= 1
         drawn = self.draw_cards(seat, 1, "draw")
         if self.rules.draw_until_playable:
             while drawn and not self._honest(seat, drawn[-1]) and self.can_draw():
@@ -876,12 +886,16 @@ class Game:
         ):
             self.phase = Phase.DRAWN
             self.drawn = card
+            if scarce:
+                self.idle_turns = idle
+                self.recycled = True
         else:
             # Nothing to decide: the drawn card cannot be played, so the turn passes.
             self._events.append(Passed(seat))
             self.start_turn(self.next_seat(seat))
 
     def _pass(self, seat: int) -> None:
+        self.recycled = False
         self._events.append(Passed(seat))
         if self.phase is Phase.PLAY:
             # Nothing could be drawn: an idle turn. A whole round of them blocks the hand.
