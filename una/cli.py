@@ -128,53 +128,106 @@ def rules(
         ruleset = RuleSet.preset_named(name)
     except UnaError as error:
         _fail(str(error))
+    _show_preset(ruleset, as_json)
+
+
+def _show_preset(ruleset: RuleSet, as_json: bool) -> None:
+    from collections import Counter
+
+    from una.engine.cards import MUTANTS
+    from una.engine.effects import card_summary
+
     preset = ruleset.preset_data
-    deck = preset.cards()
-    values: dict[str, int] = {}
-    for card in deck:
-        values.setdefault(card.code, ruleset.points(card))
+    deck = ruleset.deck()
+    counts = Counter(card.code for card in deck)
+    unique = sorted(dict.fromkeys(deck), key=_display_key)
+    values = {card.code: ruleset.points(card) for card in unique}
     settings = {k: v for k, v in ruleset.to_dict().items() if k != "preset"}
+    # Cards beyond the classic ones, with what they do.
+    special = {
+        card.code: card_summary(card)
+        for card in unique
+        if card.effect not in ("N", "S", "R", "D2", "W", "W4")
+    }
+    first_card = dict(preset.first_card)
+    if any(card.effect in MUTANTS for card in unique):
+        first_card["every mutant"] = "reshuffle"
     if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "name": preset.name,
-                    "title": preset.title,
-                    "description": preset.description,
-                    "deck_size": preset.deck_size,
-                    "hand_size": preset.hand_size,
-                    "deck": dict(preset.deck),
-                    "points": values,
-                    "switches": settings,
-                },
-                indent=2,
-            )
-        )
+        data = {
+            "name": preset.name,
+            "title": preset.title,
+            "description": preset.description,
+            "deck_size": len(deck),
+            "hand_size": preset.hand_size,
+            "deck": dict(counts),
+            "first_card": first_card,
+            "points": values,
+            "per_opponent": sorted(preset.per_opponent),
+            "special_cards": special,
+            "switches": settings,
+        }
+        typer.echo(json.dumps(data, indent=2))
         return
     typer.echo(f"{preset.name}: {preset.title}\n  {preset.description}\n")
-    typer.echo(f"Deck: {preset.deck_size} cards, {preset.hand_size} dealt to each player")
-    by_kind: dict[str, list[str]] = {}
-    for code, count in preset.deck.items():
-        card = Card.parse(code)
-        by_kind.setdefault(_family(card), []).append(f"{code}x{count}" if count > 1 else code)
-    numbers_first = sorted(by_kind.items(), key=lambda item: "numbers" not in item[0])
-    for family, codes in numbers_first:
-        typer.echo(f"  {family:<16} {' '.join(codes)}")
+    typer.echo(f"Deck: {len(deck)} cards, {preset.hand_size} dealt to each player")
+    by_family: dict[str, list[str]] = {}
+    for card in unique:
+        count = counts[card.code]
+        by_family.setdefault(_family(card), []).append(
+            f"{card.code}x{count}" if count > 1 else card.code
+        )
+    for family, codes in by_family.items():
+        typer.echo(f"  {family:<30} {' '.join(codes)}")
+    returned = ", ".join(f"{what} ({where})" for what, where in first_card.items())
+    typer.echo(f"Turned up first, these go back: {returned}")
     typer.echo("\nPoints:")
-    seen: dict[str, int] = {}
-    for card in deck:
-        seen.setdefault(_family(card) if card.number is None else "numbers", ruleset.points(card))
-    for family, value in seen.items():
-        typer.echo(f"  {family:<16} {'face value' if family == 'numbers' else value}")
+    shown: set[str] = set()
+    for card in unique:
+        family = _family(card)
+        if family in shown:
+            continue
+        shown.add(family)
+        if card.symbol.isdigit():
+            value = "face value"
+        elif card.symbol in preset.per_opponent:
+            value = f"{preset.points[card.symbol]} per opponent"
+        else:
+            value = str(values[card.code]) + _POINT_NOTES.get(card.symbol, "")
+        typer.echo(f"  {family:<30} {value}")
+    if special:
+        typer.echo("\nCards with rules of their own:")
+        for code, text in special.items():
+            card = Card.parse(code)
+            if card.color is not None and card.symbol not in (code,):
+                if card.color.value != "R":
+                    continue  # one line per colored family
+                code = f"(R/Y/G/B){card.symbol}"
+            typer.echo(f"  {code:<12} {_family(card)}: {text}")
     typer.echo("\nSwitches:")
     for key, value in settings.items():
         typer.echo(f"  {key:<20} {json.dumps(value)}")
 
 
+_POINT_NOTES = {
+    "HOLY": " (and it halves its holder's hand score)",
+    "DUNG": " (or the highest hand score of the hand, whichever is more)",
+}
+
+
+def _display_key(card: Card) -> tuple[int, int, int]:
+    from una.engine.cards import COLORED_SYMBOLS, COLORS, NAMED_CODES
+
+    color = COLORS.index(card.color) if card.color else 0
+    if card.symbol.isdigit():
+        return (0, color, 0)
+    order = [*COLORED_SYMBOLS, *NAMED_CODES]
+    return (1, order.index(card.symbol), color)
+
+
 def _family(card: Card) -> str:
-    if card.number is not None:
+    if card.symbol.isdigit():
         return f"{card.color.word if card.color else ''} numbers".strip()
-    return card.name.split(" ", 1)[-1] if card.color else card.name
+    return card.name.split(" ", 1)[-1] if card.color and card.code != card.symbol else card.name
 
 
 def _switch_json(name: str) -> dict[str, Any]:
@@ -184,6 +237,146 @@ def _switch_json(name: str) -> dict[str, Any]:
     if switch.choices:
         out["choices"] = list(switch.choices)
     return out
+
+
+# ------------------------------------------------------- sim, play, bench
+# Their modules are imported inside the commands, so `una replay` stays fast.
+
+_RULES_HELP = "A preset, a JSON rules object, or a JSON file (rules, or a record's rules)."
+_SET_HELP = "Switch override SWITCH=VALUE (repeatable), e.g. --set stack_draw_two=true."
+
+
+@app.command()
+def sim(
+    rules: Annotated[str, typer.Option("--rules", help=_RULES_HELP)] = "standard",
+    overrides: Annotated[list[str] | None, typer.Option("--set", help=_SET_HELP)] = None,
+    players: Annotated[int, typer.Option("--players", "-n", help="Seats at the table.")] = 2,
+    games: Annotated[int, typer.Option("--games", "-g", help="Games to play.")] = 1000,
+    bots: Annotated[
+        str,
+        typer.Option("--bots", help="Bots filling the seats in turn (name or name:level)."),
+    ] = "heuristic,random",
+    seed: Annotated[int, typer.Option("--seed", help="Master seed: same seed, same results.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+    matches: Annotated[
+        bool, typer.Option("--matches", help="A game is a whole match to the target, not a hand.")
+    ] = False,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Write every game's record to DIR.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Bots against bots: wins, win rates with 95% intervals, points and turns.
+
+    A game is one hand unless --matches. Seats rotate from game to game.
+    """
+    from una.sim.commands import sim_main
+
+    sim_main(rules, overrides or [], players, games, bots, seed, jobs, matches, record, as_json)
+
+
+@app.command()
+def play(
+    players: Annotated[int, typer.Option("--players", "-n", help="Seats, you included.")] = 3,
+    rules: Annotated[str, typer.Option("--rules", help=_RULES_HELP)] = "standard",
+    overrides: Annotated[list[str] | None, typer.Option("--set", help=_SET_HELP)] = None,
+    bots: Annotated[
+        str, typer.Option("--bots", help="Computer players, filling their seats in turn.")
+    ] = "heuristic",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of the deal (random if not given).")
+    ] = None,
+    name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "Player",
+    target: Annotated[
+        int | None, typer.Option("--target", help="Points that end the match (a short game).")
+    ] = None,
+) -> None:
+    """Play a whole match against computer players in the terminal."""
+    from una.play import play_main
+
+    play_main(players, rules, overrides or [], bots, seed, name, target)
+
+
+@app.command()
+def bench(
+    games: Annotated[int, typer.Option("--games", "-g", help="Hands per seat count.")] = 2000,
+    players: Annotated[str, typer.Option("--players", help="Seat counts, e.g. 2,4.")] = "2,4",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the playouts.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    soak: Annotated[
+        int | None,
+        typer.Option("--soak", help="Instead: soak-test N hands across every preset."),
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (soak).")] = 1,
+) -> None:
+    """The engine's random-playout speed (games/s, moves/s), or a soak test with --soak."""
+    from una.sim.commands import bench_main
+
+    bench_main(games, players, seed, as_json, soak, jobs)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(help="Database URL (sqlite:///FILE or postgresql://...); "
+                     "default: an SQLite file in your data directory."),
+    ] = None,
+    bot_delay: Annotated[
+        float | None, typer.Option(help="Seconds a computer player waits before it acts.")
+    ] = None,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+) -> None:
+    """Run the multiplayer server: rooms, chat, computer players, the browser client."""
+    import uvicorn
+
+    from una.server.app import create_app
+    from una.server.protocol import MAX_FRAME
+    from una.server.storage import async_url
+
+    try:
+        url = async_url(db) if db else None
+    except ValueError as error:
+        _fail(f"--db: {error}")
+    application = create_app(db_url=url, bot_delay=bot_delay)
+    typer.echo(f"Una is serving on http://{host}:{port}/ (WebSocket: ws://{host}:{port}/ws)")
+    # Frames a little over our own limit reach the handler, which answers them with an
+    # error; far larger ones are cut by uvicorn before they are read.
+    uvicorn.run(application, host=host, port=port, log_level=log_level,
+                ws_max_size=8 * MAX_FRAME)  # fmt: skip
+
+
+@app.command()
+def telegram(
+    token: Annotated[
+        str | None,
+        typer.Option(envvar="UNA_TELEGRAM_TOKEN", help="Bot token (or UNA_TELEGRAM_TOKEN)."),
+    ] = None,
+    api_url: Annotated[
+        str | None, typer.Option(help="A custom Bot API server, e.g. http://127.0.0.1:8081.")
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(help="Database URL, as for una serve (the same database may be shared)."),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a computer player waits before it acts.")
+    ] = 0.6,
+) -> None:
+    """Run the Telegram bot (long polling): UNO in group chats, at the server's tables."""
+    from una.server.app import default_db_url
+    from una.server.storage import async_url
+    from una.telegram.runner import polling_main
+
+    if not token:
+        _fail("una telegram: give --token or set UNA_TELEGRAM_TOKEN")
+    try:
+        url = async_url(db) if db else default_db_url()
+    except ValueError as error:
+        _fail(f"--db: {error}")
+    polling_main(token, api_url, url, bot_delay)
 
 
 if __name__ == "__main__":  # pragma: no cover

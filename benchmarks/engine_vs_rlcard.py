@@ -1,0 +1,101 @@
+"""Una's engine against RLCard 1.2.0's raw UNO game, side by side in the same run.
+
+Both run the same random policy (RLCard's random agent: a uniformly random legal play, a
+draw only when there is none), one hand per game, dealing included, no observations or
+views beyond what each game's own loop builds:
+
+* Una: ``Game(...)``, then ``legal_actions(seat)`` + ``apply(seat, action)`` until the hand
+  is over (:func:`una.sim.bench.playout`), under the full official rules (bluffs and
+  challenges, UNO calls, the drawn-card decision, scoring);
+* RLCard: ``UnoGame.init_game()``, then ``get_legal_actions()`` + ``step(action)`` until
+  ``is_over()``; its rules are simplified (no challenge, no UNO call, a drawn card that fits
+  is played for you, no scoring). Its random choices use Python's ``random`` like ours
+  (RLCard's agent calls ``numpy.random.choice``, which is slower: this favors RLCard).
+
+The two alternate for ``--rounds`` rounds and the best round of each is kept (the least
+disturbed by other load). Needs the bench extra: ``pip install -e '.[bench]'``.
+
+    python benchmarks/engine_vs_rlcard.py --games 2000 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from typing import Any
+
+from una.sim.bench import Throughput, playout
+
+
+def rlcard_playout(players: int, games: int, seed: int = 0) -> Throughput:
+    """RLCard's raw UnoGame under the random policy."""
+    import numpy as np
+    from rlcard.games.uno.game import UnoGame  # type: ignore[import-untyped]
+
+    game = UnoGame(num_players=players)
+    game.np_random = np.random.RandomState(seed)
+    rng = random.Random(seed)
+    moves = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        game.init_game()
+        while not game.is_over():
+            legal = game.get_legal_actions()
+            game.step(legal[rng.randrange(len(legal))])
+            moves += 1
+    return Throughput(players, games, moves, time.perf_counter() - start)
+
+
+def compare(players: int, games: int, rounds: int, seed: int) -> dict[str, Any]:
+    best: dict[str, Throughput] = {}
+    for round_ in range(rounds):
+        for name, run in (("una", playout), ("rlcard", rlcard_playout)):
+            result = run(players, games, seed + round_)
+            if name not in best or result.seconds < best[name].seconds:
+                best[name] = result
+    una, rl = best["una"], best["rlcard"]
+    return {
+        "players": players,
+        "una": una.to_json(),
+        "rlcard": rl.to_json(),
+        "ratio_games_per_second": round(una.games_per_second / rl.games_per_second, 3),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2000, help="hands per round and side")
+    parser.add_argument("--players", default="2,4", help="seat counts, e.g. 2,4")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per side")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    try:
+        import rlcard  # type: ignore[import-untyped]
+    except ImportError:
+        print("RLCard is not installed: pip install -e '.[bench]'", file=sys.stderr)
+        return 2
+    counts = [int(p) for p in args.players.split(",")]
+    runs = [compare(p, args.games, args.rounds, args.seed) for p in counts]
+    if args.json:
+        print(json.dumps({"rlcard": rlcard.__version__, "runs": runs}))
+        return 0
+    print(f"RLCard {rlcard.__version__}; {args.games} hands per round, best of {args.rounds}")
+    header = f"{'players':>7} {'engine':>7} {'games/s':>9} {'moves/s':>10} {'moves/game':>10}"
+    print(header)
+    for run in runs:
+        for name in ("una", "rlcard"):
+            r = run[name]
+            print(
+                f"{run['players']:>7} {name:>7} {r['games_per_second']:>9,.0f} "
+                f"{r['moves_per_second']:>10,.0f} {r['moves_per_game']:>10.1f}"
+            )
+        print(f"{'':>7} ratio una/rlcard (games/s): {run['ratio_games_per_second']:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

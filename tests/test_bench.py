@@ -1,0 +1,58 @@
+"""The speed benchmarks run (smoke tests with tiny counts; nothing here is timed)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from una.sim.bench import playout
+
+ROOT = Path(__file__).resolve().parent.parent
+UNA = Path(sys.executable).parent / "una"
+
+
+def test_playout_counts() -> None:
+    result = playout(4, 5, seed=2)
+    assert result.games == 5 and result.moves >= 5 and result.players == 4
+    assert result.moves_per_game == result.moves / 5
+    assert set(result.to_json()) >= {"games_per_second", "moves_per_second", "moves_per_game"}
+
+
+def test_una_bench_json() -> None:
+    out = subprocess.run(
+        [str(UNA), "bench", "--games", "3", "--json"], capture_output=True, text=True,
+        timeout=60, check=True,
+    )  # fmt: skip
+    runs = json.loads(out.stdout)["runs"]
+    assert [r["players"] for r in runs] == [2, 4] and all(r["games"] == 3 for r in runs)
+
+
+def test_una_bench_table_and_soak() -> None:
+    out = subprocess.run(
+        [str(UNA), "bench", "--games", "2", "--players", "3"], capture_output=True, text=True,
+        timeout=60, check=True,
+    )  # fmt: skip
+    assert "games/s" in out.stdout
+    soak = subprocess.run(
+        [str(UNA), "bench", "--soak", "20", "--json"], capture_output=True, text=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+    assert soak.returncode == 0, soak.stdout + soak.stderr
+    data = json.loads(soak.stdout)
+    assert data["hands"] >= 20 and data["failures"] == []
+
+
+def test_engine_vs_rlcard_runs() -> None:
+    pytest.importorskip("rlcard")
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "engine_vs_rlcard.py"),
+         "--games", "3", "--rounds", "1", "--json"],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    runs = json.loads(out.stdout)["runs"]
+    assert [r["players"] for r in runs] == [2, 4]
+    assert all(r["ratio_games_per_second"] > 0 for r in runs)
