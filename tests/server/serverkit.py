@@ -1,0 +1,220 @@
+"""A real ``una serve`` process on a free port, and scripted WebSocket players for it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+UNA = str(Path(sys.executable).parent / "una")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """``una serve`` in a child process, on a free port, with its own database."""
+
+    def __init__(self, db_url: str, bot_delay: float = 0.0, **env: str) -> None:
+        self.db_url = db_url
+        self.port = free_port()
+        self.bot_delay = bot_delay
+        self.env = {**os.environ, **env}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> Server:
+        command = [UNA, "serve", "--port", str(self.port), "--db", self.db_url,
+                   "--bot-delay", str(self.bot_delay), "--log-level", "warning"]  # fmt: skip
+        self.process = subprocess.Popen(command, env=self.env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"una serve exited with {self.process.returncode}")
+            try:
+                self.get("/health")
+                return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("una serve did not answer /health in 30 s")
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=5) as response:
+                return response.status, response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush, like a crash."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+class Player:
+    """A scripted client: it keeps every frame it receives and the latest state."""
+
+    def __init__(self, server: Server, name: str) -> None:
+        self.server = server
+        self.name = name
+        self.ws: ClientConnection | None = None
+        self.frames: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.token: str | None = None
+        self.player_id = 0
+        self._reader: asyncio.Task[None] | None = None
+        self._new = asyncio.Event()
+
+    async def connect(self, token: str | None = None) -> Player:
+        self.ws = await connect(self.server.ws, max_size=None)
+        self._reader = asyncio.create_task(self._read())
+        hello = {"type": "hello", "token": token} if token else {"type": "hello", "name": self.name}
+        await self.send(hello)
+        welcome = await self.expect("welcome")
+        self.token = welcome.get("token", token)
+        self.player_id = welcome["player"]["id"]
+        return self
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                frame = json.loads(raw)
+                self.frames.append(frame)
+                if frame["type"] == "state":
+                    self.state = frame
+                self._new.set()
+        except Exception:  # the connection closed; the test looks at what it got
+            self._new.set()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        assert self.ws is not None
+        await self.ws.send(json.dumps(message))
+
+    async def send_raw(self, text: str) -> None:
+        assert self.ws is not None
+        await self.ws.send(text)
+
+    async def expect(
+        self, kind: str, timeout: float = 10.0, since: int | None = None
+    ) -> dict[str, Any]:
+        """The first frame of type ``kind`` received from index ``since`` on (default: the
+        frames not yet looked at by expect)."""
+        start = self._seen if since is None else since
+        deadline = time.monotonic() + timeout
+        while True:
+            for index in range(start, len(self.frames)):
+                if self.frames[index]["type"] == kind:
+                    self._seen = index + 1
+                    return self.frames[index]
+            start = len(self.frames)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                types = [f["type"] for f in self.frames[-10:]]
+                raise TimeoutError(f"{self.name}: no {kind!r} frame (last: {types})")
+            self._new.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._new.wait(), left)
+
+    _seen = 0
+
+    def mark(self) -> int:
+        """An index to look for frames after (``expect(..., since=mark)``)."""
+        return len(self.frames)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            await asyncio.wait([self._reader], timeout=5)
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        return self.state["view"] if self.state else None
+
+    @property
+    def version(self) -> int:
+        return self.state["version"] if self.state else -1
+
+
+def choose(view: dict[str, Any]) -> str | None:
+    """A simple scripted policy over a view's legal actions: play (calling UNO), else the
+    first turn action; deal when the hand is over. Out-of-turn actions are left alone."""
+    legal = view["legal"]
+    if not legal:
+        return None
+    if view["to_act"] != view["seat"]:
+        return "deal" if "deal" in legal else None
+    plays = [code for code in legal if code.startswith("play")]
+    if plays:
+        with_uno = [code for code in plays if code.endswith(" uno")]
+        return (with_uno or plays)[0]
+    for verb in ("color", "draw", "pass"):
+        for code in legal:
+            if code.startswith(verb):
+                return code
+    return legal[0]
+
+
+async def play_until_over(
+    players: list[Player], timeout: float = 120.0, moves: int | None = None
+) -> dict[str, Any]:
+    """Let the scripted players act on their states until the match is over (or, with
+    ``moves``, until the table's version has moved on that many times)."""
+    deadline = time.monotonic() + timeout
+    start = max(player.version for player in players)
+    last_sent: dict[str, tuple[int, float]] = {}
+    while time.monotonic() < deadline:
+        for player in players:
+            state = player.state
+            if state is None or state["view"] is None:
+                continue
+            view = state["view"]
+            if view["match_winner"] is not None:
+                return state
+            if moves is not None and state["version"] >= start + moves:
+                return state
+            sent = last_sent.get(player.name)
+            # One action per version; again after a second if it was refused (rate limit).
+            if sent and sent[0] == state["version"] and time.monotonic() - sent[1] < 1.0:
+                continue
+            code = choose(view)
+            if code is None:
+                continue
+            last_sent[player.name] = (state["version"], time.monotonic())
+            if code == "deal":
+                await player.send({"type": "start"})
+            else:
+                await player.send({"type": "act", "action": code, "version": state["version"]})
+        await asyncio.sleep(0.005)
+    raise TimeoutError("the match did not end in time")

@@ -1,0 +1,398 @@
+"""Storage on real databases: every test runs on SQLite and on PostgreSQL (``storage_url``)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import random
+from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, ParamSpec
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+
+from una.engine import Game, Record
+from una.server.storage import (
+    AppendRefused,
+    Storage,
+    StorageError,
+    TableExists,
+    async_url,
+    metadata,
+)
+
+P = ParamSpec("P")
+
+
+def aio(test: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, None]:
+    """Run an async test in a fresh event loop (pytest sees the same fixtures)."""
+
+    @functools.wraps(test)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        asyncio.run(test(*args, **kwargs))
+
+    return run
+
+
+async def _new_game(storage: Storage, code: str = "K7QX2") -> int:
+    player, _ = await storage.create_player("Ann")
+    await storage.create_table(code, player.id, {"rules": "standard", "seats": 2})
+    return await storage.start_game(code, {"rules": "standard", "players": 2, "seed": 1})
+
+
+# ---------------------------------------------------------------------------- URLs
+
+
+def test_async_url_forms() -> None:
+    assert async_url("sqlite:///a/b.db") == "sqlite+aiosqlite:///a/b.db"
+    assert async_url("sqlite:////abs/b.db") == "sqlite+aiosqlite:////abs/b.db"
+    assert async_url("sqlite+aiosqlite:///b.db") == "sqlite+aiosqlite:///b.db"
+    assert async_url("postgresql://u@h:5432/db") == "postgresql+asyncpg://u@h:5432/db"
+    assert async_url("postgres://u:p%40ss@h/db") == "postgresql+asyncpg://u:p%40ss@h/db"
+    assert async_url("postgresql+asyncpg://u@h/db") == "postgresql+asyncpg://u@h/db"
+    assert async_url("/var/una.db") == "sqlite+aiosqlite:////var/una.db"
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["mysql://u:secret@h/db", "postgresql+psycopg2://u:secret@h/db", "sqlite://", ":memory:", ""],
+)
+def test_async_url_refuses(url: str) -> None:
+    with pytest.raises(StorageError) as caught:
+        async_url(url)
+    assert "secret" not in str(caught.value)
+
+
+@aio
+async def test_bad_schema_names(tmp_path: Path) -> None:
+    with pytest.raises(StorageError, match="schema"):
+        await Storage.open("postgresql://u@127.0.0.1/db", schema="x; DROP TABLE y")
+    with pytest.raises(StorageError, match="PostgreSQL"):
+        await Storage.open(f"sqlite:///{tmp_path / 'a.db'}", schema="s")
+    with pytest.raises(StorageError, match="PostgreSQL"):
+        await Storage.open(f"sqlite:///{tmp_path / 'a.db'}?schema=s")
+
+
+# ---------------------------------------------------------------------------- migrations
+
+
+@aio
+async def test_migrations_run_once_and_reopen(storage_url: str) -> None:
+    first, second, third = await asyncio.gather(*(Storage.open(storage_url) for _ in range(3)))
+    await first.close()
+    await second.close()
+    await third.close()
+    async with await Storage.open(storage_url) as storage:
+        assert storage.url == async_url(storage_url)
+        assert storage.dialect == storage_url.split(":")[0].split("+")[0]
+        async with storage.engine.connect() as conn:
+            versions = await conn.execute(sa.text("SELECT version_num FROM alembic_version"))
+            assert versions.scalars().all() == ["0001"]
+    if "?schema=" in storage_url:  # the same schema, given as an argument
+        base, schema = storage_url.split("?schema=")
+        async with await Storage.open(base, schema=schema) as storage:
+            assert storage.url == async_url(storage_url)
+            async with storage.engine.connect() as conn:
+                assert (await conn.execute(sa.text("SELECT current_schema()"))).scalar() == schema
+                found = await conn.execute(
+                    sa.text("SELECT count(*) FROM pg_tables WHERE schemaname = :s"), {"s": schema}
+                )
+                assert found.scalar() == 5  # players, tables, games, actions, alembic_version
+
+
+@aio
+async def test_migrations_match_the_models(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage, storage.engine.connect() as conn:
+
+        def differences(sync: sa.Connection) -> list[Any]:
+            return list(compare_metadata(MigrationContext.configure(sync), metadata))
+
+        assert await conn.run_sync(differences) == []
+
+
+@aio
+async def test_sqlite_file_settings(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "dir" / "una.db"
+    async with await Storage.open(f"sqlite:///{path}") as storage:
+        assert path.exists()
+        assert storage.dialect == "sqlite"
+        async with storage.engine.connect() as conn:
+            assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
+            assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
+
+
+# ---------------------------------------------------------------------------- players
+
+
+@aio
+async def test_player_token_round_trip(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        ann, token = await storage.create_player("Лена 🃏")
+        bob, other = await storage.create_player("Bob")
+        assert token != other and len(token) >= 40
+        assert ann.name == "Лена 🃏" and ann.icon is None and ann.settings == {}
+        assert ann.created_at.tzinfo is not None
+        assert abs((datetime.now(UTC) - ann.created_at).total_seconds()) < 60
+
+        found = await storage.player_by_token(token)
+        assert found is not None and found.id == ann.id and found.name == ann.name
+        assert found.seen_at >= ann.seen_at
+        assert await storage.player_by_token(token + "x") is None
+        assert await storage.player_by_token("") is None
+        assert await storage.player(bob.id) == bob
+        assert await storage.player(10_000) is None
+
+        async with storage.engine.connect() as conn:
+            rows = (await conn.execute(sa.text("SELECT * FROM players ORDER BY id"))).all()
+        stored = " ".join(str(value) for row in rows for value in row)
+        assert token not in stored and other not in stored
+        assert rows[0].token_hash == hashlib.sha256(token.encode()).hexdigest()
+
+
+@aio
+async def test_update_player(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        ann, token = await storage.create_player("Ann")
+        icon = b"\x89PNG\r\n\x1a\n\x00\x00binary\x00"
+        await storage.update_player(ann.id, icon=icon, settings={"sound": False, "lang": "ru"})
+        row = await storage.player(ann.id)
+        assert row is not None
+        assert (row.name, row.icon, row.settings) == ("Ann", icon, {"sound": False, "lang": "ru"})
+
+        await storage.update_player(ann.id, name="Anna")  # the icon stays
+        row = await storage.player(ann.id)
+        assert row is not None and (row.name, row.icon) == ("Anna", icon)
+
+        await storage.update_player(ann.id, icon=None)  # reset
+        row = await storage.player_by_token(token)
+        assert row is not None and row.icon is None and row.settings["lang"] == "ru"
+
+        await storage.update_player(ann.id)  # nothing to change is fine
+        with pytest.raises(StorageError, match="no player 999"):
+            await storage.update_player(999, name="X")
+        with pytest.raises(StorageError, match="no player 999"):
+            await storage.update_player(999)
+        with pytest.raises(ValueError, match="NUL"):
+            await storage.update_player(ann.id, name="A\x00B")
+        with pytest.raises(ValueError, match="NUL"):
+            await storage.create_player("\x00")
+
+
+# ---------------------------------------------------------------------------- tables
+
+
+@aio
+async def test_table_lifecycle(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        host, _ = await storage.create_player("Host")
+        config = {"rules": {"preset": "byond"}, "seats": 8, "bots": [{"level": 2}], "timer": 30}
+        await storage.create_table("K7QX2", host.id, config)
+        await storage.create_table("AB123", None, {})
+        with pytest.raises(TableExists):
+            await storage.create_table("K7QX2", None, {})
+
+        listed = await storage.open_tables()
+        assert [t.code for t in listed] == ["K7QX2", "AB123"]  # oldest first
+        assert listed[0].config == config and listed[0].host_id == host.id
+        assert listed[0].status == "open" and not listed[0].closed
+
+        await storage.update_table("K7QX2", status="playing")
+        await storage.update_table("K7QX2", config={"seats": 4})
+        table = await storage.table("K7QX2")
+        assert table is not None and (table.status, table.config) == ("playing", {"seats": 4})
+
+        await storage.close_table("K7QX2")
+        await storage.close_table("K7QX2")  # twice is fine
+        table = await storage.table("K7QX2")
+        assert table is not None and table.closed and table.status == "closed"
+        assert table.closed_at is not None and table.closed_at >= table.created_at
+        assert [t.code for t in await storage.open_tables()] == ["AB123"]
+        with pytest.raises(TableExists):  # codes of closed tables stay taken
+            await storage.create_table("K7QX2", None, {})
+
+        assert await storage.table("NOPE") is None
+        for call in (
+            storage.update_table("NOPE", status="x"),
+            storage.update_table("NOPE"),
+            storage.close_table("NOPE"),
+            storage.start_game("NOPE", {}),
+        ):
+            with pytest.raises(StorageError, match="no table 'NOPE'"):
+                await call
+        with pytest.raises(StorageError, match="closed"):
+            await storage.start_game("K7QX2", {})
+
+
+# ---------------------------------------------------------------------------- games
+
+
+@aio
+async def test_game_actions_in_order(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        game_id = await _new_game(storage)
+        empty = await storage.game(game_id)
+        assert empty is not None and empty.actions == [] and empty.next_seq == 0
+        assert not empty.finished and empty.result is None
+
+        await storage.append_action(game_id, 0, 1, "play R5")
+        await storage.append_action(game_id, 1, 0, "draw", auto=True)
+        await storage.append_action(game_id, 2, 0, "pass", True)
+        row = await storage.game(game_id)
+        assert row is not None
+        assert row.actions == [(1, "play R5"), (0, "draw"), (0, "pass")]
+        assert row.auto == [False, True, True] and row.seqs == [0, 1, 2] and row.next_seq == 3
+        assert await storage.record(game_id) == {
+            "rules": "standard",
+            "players": 2,
+            "seed": 1,
+            "actions": [[1, "play R5"], [0, "draw"], [0, "pass"]],
+        }
+        assert await storage.game(999) is None
+        with pytest.raises(StorageError, match="no game 999"):
+            await storage.record(999)
+
+
+@aio
+async def test_duplicate_seq_refused_alone(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        first = await _new_game(storage, "AAAAA")
+        second = await _new_game(storage, "BBBBB")
+        await storage.append_action(second, 0, 0, "draw")
+        with pytest.raises(AppendRefused, match="seq 0") as caught:
+            await storage.append_action(second, 0, 1, "pass")
+        assert isinstance(caught.value.__cause__, sa.exc.IntegrityError)
+
+        # in one batch with good rows: only the bad one fails
+        results = await asyncio.gather(
+            storage.append_action(first, 0, 0, "draw"),
+            storage.append_action(second, 0, 1, "uno"),
+            storage.append_action(first, 1, 0, "pass"),
+            storage.append_action(999, 0, 0, "draw"),  # no such game
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], AppendRefused) and isinstance(results[3], AppendRefused)
+        assert (await storage.record(first))["actions"] == [[0, "draw"], [0, "pass"]]
+        row = await storage.game(second)
+        assert row is not None and row.actions == [(0, "draw")]
+
+        with pytest.raises(ValueError, match="seq"):
+            await storage.append_action(first, -1, 0, "draw")
+        with pytest.raises(ValueError, match="must not carry actions"):
+            await storage.start_game("AAAAA", {"rules": "standard", "actions": [[0, "draw"]]})
+
+
+@aio
+async def test_concurrent_appends_batched_and_ordered(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        host, _ = await storage.create_player("Host")
+        ids = []
+        for n in range(10):
+            await storage.create_table(f"T{n}", host.id, {})
+            ids.append(await storage.start_game(f"T{n}", {"players": 4}))
+        rng = random.Random(5)
+        calls = [(game_id, seq) for game_id in ids for seq in range(20)]
+        rng.shuffle(calls)  # interleave the games ...
+        seqs = {game_id: iter(range(20)) for game_id in ids}
+        calls = [(game_id, next(seqs[game_id])) for game_id, _ in calls]  # ... each in order
+
+        await asyncio.gather(
+            *(storage.append_action(g, seq, seq % 4, f"play R{seq % 10}") for g, seq in calls)
+        )
+        assert storage.batches < len(calls)  # committed together, not one by one
+        for game_id in ids:
+            row = await storage.game(game_id)
+            assert row is not None and row.seqs == list(range(20))
+            assert row.actions == [(seq % 4, f"play R{seq % 10}") for seq in range(20)]
+
+
+@aio
+async def test_close_writes_what_is_queued(storage_url: str) -> None:
+    storage = await Storage.open(storage_url)
+    game_id = await _new_game(storage)
+    pending = [asyncio.create_task(storage.append_action(game_id, s, 0, "draw")) for s in range(5)]
+    await asyncio.sleep(0)  # the tasks have queued their rows
+    await storage.close()
+    await storage.close()
+    await asyncio.gather(*pending)
+    with pytest.raises(StorageError, match="closed"):
+        await storage.append_action(game_id, 5, 0, "draw")
+    async with await Storage.open(storage_url) as again:
+        row = await again.game(game_id)
+        assert row is not None and row.seqs == [0, 1, 2, 3, 4]
+
+
+@aio
+async def test_record_replays_a_real_game(storage_url: str) -> None:
+    game = Game("standard", players=["Ann", "Bob", "Cy"], seed=11)
+    header = game.to_record().to_json()
+    del header["actions"]
+    rng = random.Random(3)
+    async with await Storage.open(storage_url) as storage:
+        await storage.create_table("REAL1", None, {"rules": "standard"})
+        game_id = await storage.start_game("REAL1", header)
+        for seq in range(120):
+            seat = game.to_act if game.to_act is not None else 0
+            legal = game.legal_actions(seat)
+            if not legal or game.match_over:
+                break
+            action = rng.choice(legal)
+            await storage.append_action(game_id, seq, seat, action.code)
+            game.apply(seat, action)
+
+        record = await storage.record(game_id)
+    assert len(record["actions"]) > 50
+    assert record == game.to_record().to_json()  # NOTATION.md's shape, key for key
+    replayed = Record.from_json(record).replay()
+    assert replayed.state_json() == game.state_json()
+
+
+@aio
+async def test_finish_and_live_games(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        done = await _new_game(storage, "DONE1")
+        live = await _new_game(storage, "LIVE1")
+        gone = await _new_game(storage, "GONE1")
+        for seq in range(3):
+            await storage.append_action(live, seq, seq % 2, "draw", auto=seq == 1)
+        await storage.append_action(gone, 0, 0, "draw")
+        assert [g.id for g in await storage.live_games()] == [done, live, gone]
+
+        await storage.finish_game(done, {"winner": 1, "scores": [0, 57]})
+        await storage.close_table("GONE1")
+        games = await storage.live_games()
+        assert [g.id for g in games] == [live]
+        assert games[0].actions == [(0, "draw"), (1, "draw"), (0, "draw")]
+        assert games[0].auto == [False, True, False] and games[0].table_code == "LIVE1"
+
+        finished = await storage.game(done)
+        assert finished is not None and finished.finished
+        assert finished.result == {"winner": 1, "scores": [0, 57]}
+        with pytest.raises(StorageError, match="already finished"):
+            await storage.finish_game(done, {})
+        with pytest.raises(StorageError, match="no game 999"):
+            await storage.finish_game(999, {})
+
+
+@aio
+async def test_durable_across_a_restart(storage_url: str) -> None:
+    crashed = await Storage.open(storage_url)  # a server that never closes cleanly
+    player, token = await crashed.create_player("Ann")
+    await crashed.update_player(player.id, settings={"auto": True})
+    await crashed.create_table("K7QX2", player.id, {"seats": 2})
+    game_id = await crashed.start_game("K7QX2", {"rules": "standard", "players": 2})
+    await crashed.append_action(game_id, 0, 1, "draw")
+
+    async with await Storage.open(crashed.url) as restarted:
+        again = await restarted.player_by_token(token)
+        assert again is not None and again.settings == {"auto": True}
+        assert [t.code for t in await restarted.open_tables()] == ["K7QX2"]
+        (live,) = await restarted.live_games()
+        assert live.id == game_id and live.actions == [(1, "draw")]
+        await restarted.append_action(game_id, 1, 1, "pass")
+    await crashed.close()

@@ -1,0 +1,25 @@
+"""The load benchmark runs: a couple of seconds, 2 tables of 2 clients (nothing is timed)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_load_benchmark_smoke() -> None:
+    command = [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--tables", "2",
+               "--clients", "2", "--seconds", "2", "--warmup", "0.5", "--think", "0-0.05",
+               "--json"]  # fmt: skip
+    out = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
+    result = json.loads(out.stdout)
+    assert result["clients_connected"] == 4 and result["tables"] == 2
+    assert result["actions"] > 0 and result["actions_per_second"] > 0
+    latency = result["latency_ms"]
+    assert latency["n"] > 0 and isinstance(latency["p99"], float)
+    assert latency["p50"] <= latency["p99"] <= latency["max"]
+    assert result["server"]["rss_end_mib"] > 0 and result["server"]["cpu_window_seconds"] >= 0
+    assert not result["target"]["checked"]

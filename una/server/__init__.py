@@ -1,0 +1,1 @@
+"""The multiplayer server of ``una serve``: rooms, lobby, chat, persistence."""

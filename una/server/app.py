@@ -1,0 +1,256 @@
+"""The ASGI application of ``una serve``: HTTP routes and one WebSocket per client.
+
+The socket handler parses, checks and forwards; the room service decides with the engine.
+Configuration comes from the environment (``UNA_DB``, ``UNA_BOT_DELAY``, ``UNA_IDLE_CLOSE``,
+``UNA_PUBLIC_TIMER``) or from :func:`create_app`'s arguments.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from una import __version__
+from una.engine import PRESETS, SWITCHES, Record, RuleSet
+from una.engine.events import Event
+from una.server import protocol as p
+from una.server.rooms import Client, RoomService
+from una.server.storage import Storage
+
+log = logging.getLogger("una.server")
+STATIC = Path(__file__).parent / "static"
+
+
+def default_db_url() -> str:
+    """An SQLite file in the user's data directory (XDG_DATA_HOME, else ~/.local/share)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return f"sqlite+aiosqlite:///{Path(base) / 'una' / 'una.db'}"
+
+
+def create_app(
+    db_url: str | None = None,
+    bot_delay: float | None = None,
+    idle_close: float | None = None,
+    public_timer: int | None = None,
+) -> Starlette:
+    """The application; each argument falls back to its environment variable."""
+    url = db_url or os.environ.get("UNA_DB") or default_db_url()
+    options: dict[str, Any] = {
+        "bot_delay": bot_delay if bot_delay is not None
+        else float(os.environ.get("UNA_BOT_DELAY", "0.6")),
+        "idle_close": idle_close if idle_close is not None
+        else float(os.environ.get("UNA_IDLE_CLOSE", "900")),
+        "public_timer": public_timer if public_timer is not None
+        else int(os.environ.get("UNA_PUBLIC_TIMER", "30")),
+    }  # fmt: skip
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        storage = await Storage.open(url)
+        service = RoomService(storage, **options)
+        await service.restore()
+        telegram = None
+        if os.environ.get("UNA_TELEGRAM_TOKEN"):
+            # The Telegram bot in webhook mode, on the same tables (see docs/telegram.md).
+            from una.telegram.webhook import mount
+
+            telegram = await mount(app, service, os.environ["UNA_TELEGRAM_TOKEN"])
+        app.state.storage = storage
+        app.state.service = service
+        log.info("una serve: %d tables restored from %s", len(service.tables), storage.dialect)
+        try:
+            yield
+        finally:
+            if telegram is not None:
+                await telegram.close()
+            await service.shutdown()
+            await storage.close()
+
+    async def health(request: Request) -> Response:
+        service: RoomService = request.app.state.service
+        return JSONResponse(
+            {
+                "status": "ok",
+                "version": __version__,
+                "tables": len(service.tables),
+                "clients": len(service.clients),
+                "database": service.storage.dialect,
+                "epoch": service.epoch,
+            }
+        )
+
+    async def index(request: Request) -> Response:
+        page = STATIC / "index.html"
+        if page.exists():
+            return FileResponse(page)
+        return HTMLResponse(PLACEHOLDER)
+
+    async def icon(request: Request) -> Response:
+        storage: Storage = request.app.state.storage
+        try:
+            player_id = int(request.path_params["player_id"])
+        except ValueError:
+            return JSONResponse({"error": "player ids are numbers"}, status_code=400)
+        row = await storage.player(player_id)
+        if row is None or row.icon is None:
+            return JSONResponse({"error": "no icon"}, status_code=404)
+        return Response(row.icon, media_type="image/png", headers={"Cache-Control": "no-cache"})
+
+    async def finished_record(request: Request) -> dict[str, Any] | Response:
+        """The record of the game in the path, if it is finished (live hands stay hidden);
+        else the error response."""
+        storage: Storage = request.app.state.storage
+        try:
+            game_id = int(request.path_params["game_id"])
+        except ValueError:
+            return JSONResponse({"error": "game ids are numbers"}, status_code=400)
+        row = await storage.game(game_id)
+        if row is None:
+            return JSONResponse({"error": f"no game {game_id}"}, status_code=404)
+        if not row.finished:
+            return JSONResponse({"error": "this game is still being played"}, status_code=403)
+        return await storage.record(game_id)
+
+    async def game_record(request: Request) -> Response:
+        """A finished game's record, for replays."""
+        found = await finished_record(request)
+        return found if isinstance(found, Response) else JSONResponse(found)
+
+    async def game_views(request: Request) -> Response:
+        """A finished game, action by action: the view of ``?seat=N`` (a spectator's without
+        it) after 0, 1, ... actions, and the event lines each action caused, for replays."""
+        seat_text = request.query_params.get("seat")
+        if seat_text and not seat_text.isdigit():
+            return JSONResponse({"error": "seats are numbers"}, status_code=400)
+        seat = int(seat_text) if seat_text else None
+        found = await finished_record(request)
+        if isinstance(found, Response):
+            return found
+        record = Record.from_json(found)
+        game = record.new_game()
+        if seat is not None and not 0 <= seat < game.n:
+            return JSONResponse({"error": f"no seat {seat} in this game"}, status_code=400)
+
+        def lines(events: list[Event]) -> list[str]:
+            return [event.visible_to(seat).describe(game.names) for event in events]
+
+        views = [game.view_for(seat).to_json()]
+        events: list[list[str]] = []  # events[k]: what action k caused
+        for actor, code in record.actions:
+            events.append(lines(game.apply(actor, code)))
+            views.append(game.view_for(seat).to_json())
+        return JSONResponse(
+            {
+                "game_id": int(request.path_params["game_id"]),
+                "seat": seat,
+                "players": game.names,
+                "rules": record.rules.to_json(),
+                "actions": [[actor, code] for actor, code in record.actions],
+                "views": views,
+                "events": events,
+            }
+        )
+
+    async def rules_catalog(request: Request) -> Response:
+        """Presets and switches, for the table-creation form."""
+        return JSONResponse(catalog())
+
+    routes = [
+        Route("/", index),
+        Route("/api/rules", rules_catalog),
+        Route("/games/{game_id}/views", game_views),
+        Route("/health", health),
+        Route("/icons/{player_id}.png", icon),
+        Route("/games/{game_id}.json", game_record),
+        WebSocketRoute("/ws", socket),
+    ]
+    if STATIC.exists():
+        routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def catalog() -> dict[str, Any]:
+    """Every preset (title, description, seats, its switch values) and switch (default,
+    choices, a one-line description)."""
+    presets = {}
+    for name, preset in PRESETS.items():
+        rules = RuleSet.preset_named(name)
+        presets[name] = {
+            "title": preset.title,
+            "description": preset.description,
+            "players": list(rules.players),
+            "deck_size": len(rules.deck()),
+            "switches": {k: v for k, v in rules.to_dict().items() if k != "preset"},
+        }
+    switches = {}
+    for name, switch in SWITCHES.items():
+        default = switch.default
+        switches[name] = {
+            "type": switch.type.__name__,
+            "default": list(default) if isinstance(default, tuple) else default,
+            "choices": list(switch.choices),
+            "description": switch.description,
+        }
+    from una.bots.registry import BOTS
+
+    bots = {
+        name: {"levels": list(entry.levels), "description": entry.description}
+        for name, entry in BOTS.items()
+    }
+    return {"presets": presets, "switches": switches, "bots": bots}
+
+
+async def socket(websocket: WebSocket) -> None:
+    """One client: every frame is parsed, checked and handed to the room service."""
+    await websocket.accept()
+    service: RoomService = websocket.app.state.service
+
+    async def send(message: dict[str, Any]) -> None:
+        await websocket.send_text(json.dumps(message, ensure_ascii=False))
+
+    client = Client(send)
+    try:
+        while True:
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            frame = received.get("text")
+            if frame is None:
+                await send({"type": "error", "code": "bad_message",
+                            "message": "frames must be JSON text, not binary"})  # fmt: skip
+                continue
+            try:
+                message = p.parse(frame)
+            except p.ProtocolError as error:
+                await send({"type": "error", "code": error.code, "message": str(error)})
+                continue
+            await service.handle(client, message)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await service.disconnect(client)
+
+
+PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Una</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family: sans-serif; max-width: 40em; margin: 3em auto">
+<h1>Una</h1>
+<p>The Una server is running. The browser client is on its way; until it lands, play from
+the terminal (<code>una play</code>) or connect any WebSocket client to <code>/ws</code>
+(see docs/protocol.md).</p>
+<p><a href="/health">Server status</a></p>
+</body></html>
+"""

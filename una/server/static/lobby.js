@@ -1,0 +1,238 @@
+// The lobby: open tables (join or watch), join by code, open a replay, create a table.
+
+import { h, replace } from "./dom.js";
+import { getLang, PRESET_RU, SWITCH_RU, t } from "./i18n.js";
+import { RULES as EMBEDDED } from "./rules-data.js";
+
+/** The presets and switches: from the server's GET /api/rules when it has one, else embedded. */
+let rulesData = EMBEDDED;
+let rulesAsked = false;
+
+async function fetchRules(onLoaded) {
+  if (rulesAsked) return;
+  rulesAsked = true;
+  try {
+    const response = await fetch("/api/rules", { headers: { Accept: "application/json" } });
+    if (!response.ok) return;
+    const data = await response.json();
+    if (data && data.presets && data.switches) {
+      rulesData = { bots: EMBEDDED.bots, ...data };
+      onLoaded();
+    }
+  } catch {
+    /* the embedded list stays */
+  }
+}
+
+export function rules() {
+  return rulesData;
+}
+
+export function presetTitle(name) {
+  const preset = rulesData.presets[name];
+  if (getLang() === "ru" && PRESET_RU[name]) return PRESET_RU[name];
+  return preset ? preset.title : name;
+}
+
+function switchText(name) {
+  if (getLang() === "ru" && SWITCH_RU[name]) return SWITCH_RU[name];
+  return rulesData.switches[name]?.description || "";
+}
+
+// switches with a control of their own in the form, or none at all
+const SKIP_SWITCHES = new Set(["target", "players", "cards"]);
+
+export class LobbyView {
+  constructor(app) {
+    this.app = app;
+    this.el = h("section", { class: "lobby" });
+    this.form = null;
+    this.values = null; // the create form's values, kept across re-renders
+    fetchRules(() => this.render());
+  }
+
+  render() {
+    const scroll = this.el.querySelector(".lobby-tables-list")?.scrollTop || 0;
+    replace(this.el,
+      h("div", { class: "lobby-grid" },
+        h("div", { class: "lobby-col" }, this.tablesPanel(), this.codePanel()),
+        this.createPanel()));
+    const list = this.el.querySelector(".lobby-tables-list");
+    if (list) list.scrollTop = scroll;
+  }
+
+  // ------------------------------------------------------------------------- open tables
+
+  tablesPanel() {
+    const tables = this.app.lobby || [];
+    const rows = tables.map((table) => {
+      const facts = [
+        presetTitle(table.preset),
+        t("lobby.seats", { taken: table.taken, seats: table.seats }),
+        table.bots ? t("lobby.bots", { n: table.bots }) : null,
+        table.spectators ? t("lobby.spectators", { n: table.spectators }) : null,
+        table.timer ? t("lobby.timer", { n: table.timer }) : t("lobby.notimer"),
+        table.public ? null : t("lobby.private"),
+      ].filter(Boolean);
+      const canJoin = table.status !== "playing" && table.taken < table.seats;
+      return h("li", { class: "lobby-table", dataset: { code: table.code } },
+        h("div", { class: "lobby-table-head" },
+          h("span", { class: "lobby-table-name" }, table.name || table.code),
+          h("span", { class: "code" }, table.code),
+          h("span", { class: ["status", `status-${table.status}`] }, t(`lobby.status.${table.status}`))),
+        h("div", { class: "lobby-table-facts" }, facts.join(" · ")),
+        table.rules_text && table.rules_text !== table.preset
+          ? h("div", { class: "lobby-table-rules" }, table.rules_text) : null,
+        h("div", { class: "lobby-table-actions" },
+          canJoin ? h("button", { class: "primary join", onclick: () => this.app.send({ type: "join", table: table.code }) }, t("lobby.join")) : null,
+          h("button", { class: "watch", onclick: () => this.app.send({ type: "watch", table: table.code }) }, t("lobby.watch"))));
+    });
+    return h("div", { class: "panel lobby-tables" },
+      h("div", { class: "panel-head" },
+        h("h2", {}, t("lobby.tables")),
+        h("button", { class: "small", onclick: () => this.app.send({ type: "lobby" }) }, t("lobby.refresh"))),
+      rows.length ? h("ul", { class: "lobby-tables-list" }, rows) : h("p", { class: "muted" }, t("lobby.none")));
+  }
+
+  codePanel() {
+    const code = h("input", { id: "join-code", class: "code-input", maxlength: 8, placeholder: t("lobby.codeph"),
+      autocomplete: "off", "aria-label": t("lobby.code") });
+    const join = (watch) => {
+      const value = code.value.trim().toUpperCase();
+      if (value) this.app.send({ type: watch ? "watch" : "join", table: value });
+    };
+    const replay = h("input", { id: "replay-id", inputmode: "numeric", placeholder: t("lobby.replayph"),
+      "aria-label": t("lobby.replay"), maxlength: 12 });
+    return h("div", { class: "panel lobby-code" },
+      h("h2", {}, t("lobby.code")),
+      h("form", { class: "row", onsubmit: (event) => { event.preventDefault(); join(false); } },
+        code,
+        h("button", { type: "submit", class: "primary", id: "join-go" }, t("lobby.join")),
+        h("button", { type: "button", id: "watch-code", onclick: () => join(true) }, t("lobby.watch"))),
+      h("h2", {}, t("lobby.replay")),
+      h("form", { class: "row", onsubmit: (event) => {
+        event.preventDefault();
+        const id = replay.value.trim();
+        if (/^\d+$/.test(id)) location.href = `/?replay=${id}`;
+      } }, replay, h("button", { type: "submit" }, t("lobby.open"))));
+  }
+
+  // -------------------------------------------------------------------------- create form
+
+  defaults(preset) {
+    const info = rulesData.presets[preset] || rulesData.presets.standard;
+    const sw = info.switches || {};
+    return {
+      name: "", preset, seats: Math.min(4, info.players?.[1] ?? 10), bots: 2, bot: "heuristic",
+      timer: "", public: true, target: sw.target ?? 500, switches: { ...sw },
+    };
+  }
+
+  createPanel() {
+    if (!this.values) this.values = this.defaults("standard");
+    const v = this.values;
+    const preset = rulesData.presets[v.preset] || rulesData.presets.standard;
+    const [low, high] = preset.players || [2, 10];
+    const field = (id, label, control, hint) => h("div", { class: "field" },
+      h("label", { for: id }, label), control, hint ? h("div", { class: "hint" }, hint) : null);
+
+    const presetSelect = h("select", { id: "create-preset", name: "preset", onchange: (event) => {
+      const name = event.target.value;
+      if (name === v.preset) return;
+      const kept = { name: v.name, bots: v.bots, bot: v.bot, timer: v.timer, public: v.public };
+      this.values = { ...this.defaults(name), ...kept };
+      const info = rulesData.presets[name];
+      const [lo, hi] = info.players || [2, 10];
+      this.values.seats = Math.max(lo, Math.min(hi, v.seats));
+      this.values.bots = Math.min(this.values.bots, this.values.seats - 1);
+      this.render();
+    } }, Object.keys(rulesData.presets).map((name) =>
+      h("option", { value: name, selected: name === v.preset }, presetTitle(name))));
+
+    const number = (id, key, min, max) => h("input", { id, name: key, type: "number", min, max, value: v[key],
+      oninput: (event) => { v[key] = Number(event.target.value); } });
+
+    const botSelect = h("select", { id: "create-bot", name: "bot", onchange: (event) => { v.bot = event.target.value; } },
+      this.botChoices().map(([value, label]) => h("option", { value, selected: value === v.bot }, label)));
+    const timerSelect = h("select", { id: "create-timer", name: "timer", onchange: (event) => { v.timer = event.target.value; } },
+      ["", "15", "30", "60", "120", "300"].map((value) => h("option", { value, selected: String(v.timer) === value },
+        value ? t("create.timer.s", { n: value }) : t("create.timer.none"))));
+
+    const switchRows = Object.entries(rulesData.switches)
+      .filter(([name]) => !SKIP_SWITCHES.has(name))
+      .map(([name, info]) => this.switchRow(name, info, v));
+
+    const form = h("form", { class: "panel lobby-create", onsubmit: (event) => { event.preventDefault(); this.create(); } },
+      h("h2", {}, t("create.title")),
+      field("create-name", t("create.name"), h("input", { id: "create-name", name: "name", maxlength: 24,
+        placeholder: t("create.nameph"), value: v.name, oninput: (event) => { v.name = event.target.value; } })),
+      field("create-preset", t("create.preset"), presetSelect,
+        getLang() === "ru" ? null : preset.description),
+      h("div", { class: "field-row" },
+        field("create-seats", t("create.seats"), number("create-seats", "seats", low, high)),
+        field("create-bots", t("create.bots"), number("create-bots", "bots", 0, high - 1)),
+        field("create-target", t("create.target"), number("create-target", "target", 1, 100000))),
+      h("div", { class: "field-row" },
+        field("create-bot", t("create.bot"), botSelect),
+        field("create-timer", t("create.timer"), timerSelect)),
+      h("label", { class: "check" }, h("input", { type: "checkbox", id: "create-public", checked: v.public,
+        onchange: (event) => { v.public = event.target.checked; } }), t("create.public")),
+      h("details", { class: "switches", open: this.switchesOpen || null,
+        ontoggle: (event) => { this.switchesOpen = event.target.open; } },
+        h("summary", {}, t("create.switches")),
+        h("p", { class: "hint" }, t("create.switches.hint")),
+        h("div", { class: "switch-list" }, switchRows)),
+      h("button", { type: "submit", class: "primary big", id: "create-go" }, t("create.go")));
+    return form;
+  }
+
+  botChoices() {
+    const out = [];
+    for (const [name, info] of Object.entries(rulesData.bots || {})) {
+      out.push([name, t(`bot.${name}`)]);
+      for (const level of info.levels || []) out.push([`${name}:${level}`, t("bot.level", { n: level })]);
+    }
+    return out;
+  }
+
+  switchRow(name, info, v) {
+    const id = `sw-${name}`;
+    const value = v.switches[name] ?? info.default;
+    let control;
+    if (typeof info.default === "boolean") {
+      control = h("input", { type: "checkbox", id, name, checked: !!value,
+        onchange: (event) => { v.switches[name] = event.target.checked; } });
+      return h("div", { class: "switch" },
+        h("label", { class: "check", for: id }, control, h("code", {}, name)),
+        h("div", { class: "hint" }, switchText(name)));
+    }
+    control = h("select", { id, name, onchange: (event) => { v.switches[name] = event.target.value; } },
+      (info.choices || [value]).map((choice) => h("option", { value: choice, selected: choice === value }, choice)));
+    return h("div", { class: "switch" },
+      h("label", { for: id }, h("code", {}, name)), control,
+      h("div", { class: "hint" }, switchText(name)));
+  }
+
+  create() {
+    const v = this.values;
+    const preset = rulesData.presets[v.preset];
+    const defaults = preset.switches || {};
+    const rulesObj = { preset: v.preset };
+    for (const [name, value] of Object.entries(v.switches)) {
+      if (SKIP_SWITCHES.has(name)) continue;
+      if (JSON.stringify(value) !== JSON.stringify(defaults[name])) rulesObj[name] = value;
+    }
+    if (Number(v.target) !== defaults.target) rulesObj.target = Number(v.target);
+    const message = {
+      type: "create",
+      rules: Object.keys(rulesObj).length > 1 ? rulesObj : v.preset,
+      seats: Number(v.seats),
+      bots: Number(v.bots),
+      bot: v.bot,
+      timer: v.timer ? Number(v.timer) : null,
+      public: !!v.public,
+    };
+    if (v.name.trim()) message.name = v.name.trim();
+    this.app.send(message);
+  }
+}

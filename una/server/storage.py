@@ -1,0 +1,895 @@
+"""Persistence for ``una serve``: players, tables, games and each game's append-only action log.
+
+One :class:`Storage` per server process, opened with a database URL::
+
+    storage = await Storage.open("sqlite+aiosqlite:///var/lib/una/una.db")
+    player, token = await storage.create_player("Ann")
+    await storage.create_table("K7QX2", player.id, {"rules": "standard", "seats": 4})
+    game_id = await storage.start_game("K7QX2", header)       # the record without its actions
+    await storage.append_action(game_id, 0, 1, "play R5")     # returns once COMMITTED
+    record = await storage.record(game_id)                    # NOTATION.md's game record
+    await storage.close()
+
+URLs: ``sqlite+aiosqlite:///FILE`` (the default; WAL, foreign keys on, the file's directory is
+created) and ``postgresql+asyncpg://user@host:port/db``; the short forms ``sqlite:///FILE``,
+``postgresql://...``, ``postgres://...`` and a bare file path are accepted (:func:`async_url`).
+A PostgreSQL URL may name a schema with ``?schema=NAME`` (or pass ``schema=``): the schema is
+created if missing and becomes the connections' ``search_path``, so every table (and Alembic's
+version table) lives there.
+
+Opening runs the Alembic migrations in ``una/server/migrations`` up to head, under a lock
+(``BEGIN IMMEDIATE`` on SQLite, an advisory lock on PostgreSQL), so servers that start together
+migrate once. Tables are only ever created by migrations.
+
+Commit, then acknowledge: :meth:`Storage.append_action` hands the row to the one writer task of
+the storage, which drains everything queued, inserts it in one transaction, commits and only
+then resolves each caller's future. If a batch fails, its rows are retried one by one, each in
+its own transaction, so that a bad row (a duplicate ``seq``) fails alone. Storage does not
+require a game's ``seq`` values to be contiguous: a caller awaits each append of a game before
+making the next (as the room service does), so a refused append cannot leave a hole.
+
+Times are timezone-aware UTC datetimes; JSON columns are text in the database and ``dict`` in
+Python; the clear player token exists only in :meth:`Storage.create_player`'s return value (the
+database keeps its SHA-256).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final, Literal, Self
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Connection, Dialect, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+__all__ = [
+    "MIGRATIONS",
+    "UNSET",
+    "AppendRefused",
+    "GameRow",
+    "PlayerRow",
+    "Storage",
+    "StorageError",
+    "TableExists",
+    "TableRow",
+    "Unset",
+    "alembic_config",
+    "async_url",
+    "create_engine",
+    "hash_token",
+    "metadata",
+]
+
+MIGRATIONS: Final = Path(__file__).with_name("migrations")
+"""The Alembic script directory (``env.py``, ``versions/``)."""
+
+_MAX_BATCH: Final = 1000
+"""At most this many appends go into one transaction."""
+
+_PG_MIGRATION_LOCK: Final = 0x756E61_6D6967  # "una" "mig": serialises migrations per database
+_SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
+
+
+# ---------------------------------------------------------------------------- errors
+
+
+class StorageError(RuntimeError):
+    """A storage call that cannot be done: a missing row, a closed storage, a bad URL."""
+
+
+class TableExists(StorageError):
+    """:meth:`Storage.create_table` with a code that is taken (pick another code)."""
+
+
+class AppendRefused(StorageError):
+    """An action the database refused (a ``seq`` already used, an unknown game).
+
+    ``__cause__`` is the database error. Nothing of it was written.
+    """
+
+
+class Unset(enum.Enum):
+    """The type of :data:`UNSET`: "leave this field as it is"."""
+
+    UNSET = "UNSET"
+
+
+UNSET: Final = Unset.UNSET
+
+
+# ---------------------------------------------------------------------------- schema
+
+
+class UTCDateTime(sa.TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on every backend (SQLite hands back naive ones)."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: give a timezone-aware one")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+metadata: Final = sa.MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+"""The tables as the code sees them; the migrations create them (a test checks they agree)."""
+
+players: Final = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("icon", sa.LargeBinary, nullable=True),
+    sa.Column("settings", sa.Text, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("seen_at", UTCDateTime, nullable=False),
+)
+
+tables: Final = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column(
+        "host_id", sa.Integer, sa.ForeignKey("players.id", ondelete="SET NULL"), nullable=True
+    ),
+    sa.Column("config", sa.Text, nullable=False),
+    sa.Column("status", sa.String(32), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("closed_at", UTCDateTime, nullable=True),
+)
+
+games: Final = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("table_code", sa.String(16), sa.ForeignKey("tables.code"), nullable=False),
+    sa.Column("header", sa.Text, nullable=False),
+    sa.Column("started_at", UTCDateTime, nullable=False),
+    sa.Column("finished_at", UTCDateTime, nullable=True),
+    sa.Column("result", sa.Text, nullable=True),
+    sa.Index("ix_games_table_code", "table_code"),
+)
+
+actions: Final = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("code", sa.Text, nullable=False),
+    sa.Column("auto", sa.Boolean, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+
+# ---------------------------------------------------------------------------- rows
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A player: an account is its token (kept only as a hash, so not here)."""
+
+    id: int
+    name: str
+    icon: bytes | None
+    settings: dict[str, Any]
+    created_at: datetime
+    seen_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table: ``config`` is the server's (rules, seats, bots, timer ...), opaque here."""
+
+    code: str
+    host_id: int | None
+    config: dict[str, Any]
+    status: str
+    created_at: datetime
+    closed_at: datetime | None
+
+    @property
+    def closed(self) -> bool:
+        return self.closed_at is not None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game: its record header, its committed actions in order, and how it ended."""
+
+    id: int
+    table_code: str
+    header: dict[str, Any]
+    started_at: datetime
+    finished_at: datetime | None = None
+    result: dict[str, Any] | None = None
+    actions: list[tuple[int, str]] = field(default_factory=list)
+    """``(seat, code)`` in ``seq`` order."""
+    auto: list[bool] = field(default_factory=list)
+    """Whether each action was played automatically (bot, auto mode, timer), as ``actions``."""
+    seqs: list[int] = field(default_factory=list)
+    """The ``seq`` of each action, as ``actions``."""
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+    @property
+    def next_seq(self) -> int:
+        """One past the last ``seq`` (0 for a game without actions)."""
+        return self.seqs[-1] + 1 if self.seqs else 0
+
+    def to_record(self) -> dict[str, Any]:
+        """The NOTATION.md game record: the header and ``"actions": [[seat, code], ...]``."""
+        return {**self.header, "actions": [[seat, code] for seat, code in self.actions]}
+
+
+# ---------------------------------------------------------------------------- URLs, engine
+
+
+def async_url(url: str) -> str:
+    """The async-driver form of a database URL.
+
+    >>> async_url("sqlite:///data/una.db")
+    'sqlite+aiosqlite:///data/una.db'
+    >>> async_url("postgres://una@db:5432/una")
+    'postgresql+asyncpg://una@db:5432/una'
+    >>> async_url("postgresql+asyncpg://una@db/una?schema=s1")
+    'postgresql+asyncpg://una@db/una?schema=s1'
+    >>> async_url("/var/lib/una/una.db")
+    'sqlite+aiosqlite:////var/lib/una/una.db'
+    """
+    return _parse_url(url).render_as_string(hide_password=False)
+
+
+def _parse_url(url: str) -> URL:
+    if "://" not in url:  # a bare path: an SQLite file
+        if not url or url == ":memory:":
+            raise StorageError("an in-memory SQLite database cannot be shared: give a file path")
+        url = "sqlite:///" + url
+    try:
+        parsed = make_url(url)
+    except ArgumentError as error:
+        raise StorageError(f"not a database URL: {error}") from None
+    backend, _, driver = parsed.drivername.partition("+")
+    if backend == "postgres":
+        backend = "postgresql"
+    wanted = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}.get(backend)
+    if wanted is None or driver not in ("", wanted):
+        shown = parsed.render_as_string(hide_password=True)
+        raise StorageError(
+            f"unsupported database URL {shown!r}: use sqlite:///FILE or postgresql://USER@HOST/DB"
+        )
+    if backend == "sqlite" and parsed.database in (None, "", ":memory:"):
+        raise StorageError("an in-memory SQLite database cannot be shared: give a file path")
+    if backend == "sqlite" and "schema" in parsed.query:
+        raise StorageError("?schema= is for PostgreSQL URLs only")
+    return parsed.set(drivername=f"{backend}+{wanted}")
+
+
+def _check_schema(schema: str) -> str:
+    if not _SCHEMA_NAME.fullmatch(schema):
+        raise StorageError(f"schema {schema!r}: use letters, digits and _ (at most 63)")
+    return schema
+
+
+def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
+    """Every new SQLite connection: write-ahead log, foreign keys enforced."""
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cursor.close()
+
+
+def create_engine(
+    url: str, *, schema: str | None = None, connect_args: Mapping[str, Any] | None = None
+) -> AsyncEngine:
+    """The async engine :class:`Storage` uses for ``url`` (also used by ``migrations/env.py``).
+
+    SQLite: creates the file's directory, turns on WAL and foreign keys for each connection.
+    PostgreSQL: ``schema`` (or the URL's ``?schema=``) becomes the ``search_path``.
+    """
+    parsed = _parse_url(url)
+    args = dict(connect_args or {})
+    options: dict[str, Any] = {}
+    if parsed.get_backend_name() == "sqlite":
+        if schema is not None:
+            raise StorageError("schema= is for PostgreSQL only")
+        assert parsed.database is not None
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        args.setdefault("timeout", 30.0)  # seconds SQLite waits for another writer's lock
+    else:
+        query_schema = parsed.query.get("schema")
+        parsed = parsed.difference_update_query(["schema"])
+        if schema is None and query_schema is not None:
+            schema = query_schema if isinstance(query_schema, str) else query_schema[-1]
+        if schema is not None:
+            settings = dict(args.get("server_settings") or {})
+            settings["search_path"] = _check_schema(schema)
+            args["server_settings"] = settings
+        options["pool_pre_ping"] = True
+    engine = create_async_engine(parsed, connect_args=args, **options)
+    if parsed.get_backend_name() == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
+    return engine
+
+
+def alembic_config(url: str | None = None) -> Config:
+    """An Alembic config for our migrations, made in code (there is no ``alembic.ini``).
+
+    With ``url``, Alembic's commands can also be run by hand, e.g. to write a new migration::
+
+        from alembic import command
+        command.revision(alembic_config("sqlite:///dev.db"), "add x", autogenerate=True)
+    """
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
+    if url is not None:
+        config.set_main_option("sqlalchemy.url", async_url(url).replace("%", "%%"))
+    return config
+
+
+def _upgrade(connection: Connection, config: Config) -> None:
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+async def _migrate(engine: AsyncEngine, schema: str | None) -> None:
+    """Upgrade to head in one transaction, holding a database-wide migration lock."""
+    async with engine.connect() as conn:
+        if conn.dialect.name == "sqlite":
+            # Take the write lock now: the whole migration is one transaction, and a second
+            # process waits here instead of racing (pysqlite would otherwise run DDL unwrapped).
+            await conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            await conn.execute(
+                sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK}
+            )
+            if schema is not None:
+                quoted = conn.dialect.identifier_preparer.quote_schema(schema)
+                await conn.exec_driver_sql(f"CREATE SCHEMA IF NOT EXISTS {quoted}")
+        await conn.run_sync(_upgrade, alembic_config())
+        await conn.commit()
+
+
+# ---------------------------------------------------------------------------- values
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 (hex) of a player token: what the database keeps."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _text(value: object, what: str) -> str:
+    """A string the database can hold on every backend (no NUL, valid UTF-8)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a string, not {type(value).__name__}")
+    if "\x00" in value:
+        raise ValueError(f"{what} must not contain NUL characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{what} is not valid Unicode text (lone surrogate)") from None
+    return value
+
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{what} must be an integer >= 0, not {value!r}")
+    return value
+
+
+def _dump(value: object, what: str) -> str:
+    if not isinstance(value, dict):
+        raise TypeError(f"{what} must be a dict, not {type(value).__name__}")
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _text(text, what)
+
+
+def _load(text: str) -> dict[str, Any]:
+    value = json.loads(text)
+    assert isinstance(value, dict)
+    return value
+
+
+def _player(row: sa.Row[Any]) -> PlayerRow:
+    return PlayerRow(row.id, row.name, row.icon, _load(row.settings), row.created_at, row.seen_at)
+
+
+def _table(row: sa.Row[Any]) -> TableRow:
+    return TableRow(
+        row.code, row.host_id, _load(row.config), row.status, row.created_at, row.closed_at
+    )
+
+
+def _game(row: sa.Row[Any], log: list[sa.Row[Any]]) -> GameRow:
+    return GameRow(
+        id=row.id,
+        table_code=row.table_code,
+        header=_load(row.header),
+        started_at=row.started_at,
+        finished_at=row.finished_at,
+        result=None if row.result is None else _load(row.result),
+        actions=[(a.seat, a.code) for a in log],
+        auto=[bool(a.auto) for a in log],
+        seqs=[a.seq for a in log],
+    )
+
+
+@dataclass(slots=True)
+class _Append:
+    row: dict[str, Any]
+    future: asyncio.Future[None]
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+def _fail(future: asyncio.Future[None], error: BaseException) -> None:
+    if not future.done():
+        future.set_exception(error)
+
+
+# ---------------------------------------------------------------------------- storage
+
+
+class Storage:
+    """The server's database: open with :meth:`open`, close with :meth:`close`.
+
+    Every method is a coroutine; call them from the event loop that opened the storage.
+    """
+
+    def __init__(self, engine: AsyncEngine, url: str) -> None:
+        """Use :meth:`open`: it migrates the database and starts the writer."""
+        self._engine = engine
+        self._url = url
+        self._closed = False
+        self._queue: asyncio.Queue[_Append | None] = asyncio.Queue()
+        self._writer = asyncio.get_running_loop().create_task(
+            self._write_loop(), name="una-storage-writer"
+        )
+        self.batches = 0
+        """How many append transactions the writer committed (for tests and statistics)."""
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        *,
+        schema: str | None = None,
+        connect_args: Mapping[str, Any] | None = None,
+    ) -> Self:
+        """Connect to ``url``, run the migrations up to head, start the writer task.
+
+        ``schema`` (PostgreSQL only; or ``?schema=NAME`` in the URL) is created if missing and
+        holds every table. ``connect_args`` go to the driver's ``connect()``.
+        """
+        url = async_url(url)
+        if schema is not None:
+            _check_schema(schema)
+            url = make_url(url).update_query_dict({"schema": schema}).render_as_string(False)
+        engine = create_engine(url, connect_args=connect_args)
+        try:
+            query_schema = make_url(url).query.get("schema")
+            await _migrate(engine, query_schema if isinstance(query_schema, str) else None)
+        except BaseException:
+            await engine.dispose()
+            raise
+        return cls(engine, url)
+
+    async def close(self) -> None:
+        """Write what is queued, stop the writer, close the connections. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        if not self._writer.done():
+            self._queue.put_nowait(None)
+            await asyncio.wait([self._writer])
+        await self._engine.dispose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        shown = make_url(self._url).render_as_string(hide_password=True)
+        return f"<Storage {shown}{' closed' if self._closed else ''}>"
+
+    @property
+    def url(self) -> str:
+        """The async URL (``?schema=`` included): ``Storage.open(storage.url)`` reopens it."""
+        return self._url
+
+    @property
+    def dialect(self) -> Literal["sqlite", "postgresql"]:
+        return "sqlite" if self._engine.dialect.name == "sqlite" else "postgresql"
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The SQLAlchemy engine, for tests and maintenance; the server needs only the methods."""
+        return self._engine
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StorageError("the storage is closed")
+
+    # ------------------------------------------------------------------ players
+
+    async def create_player(self, name: str) -> tuple[PlayerRow, str]:
+        """A new player and her clear token (the only time it exists: give it to her)."""
+        self._check_open()
+        name = _text(name, "name")
+        token = secrets.token_urlsafe(32)
+        now = _now()
+        async with self._engine.begin() as conn:
+            inserted = await conn.execute(
+                players.insert()
+                .values(
+                    token_hash=hash_token(token),
+                    name=name,
+                    icon=None,
+                    settings="{}",
+                    created_at=now,
+                    seen_at=now,
+                )
+                .returning(players.c.id)
+            )
+            player_id: int = inserted.scalar_one()
+        return PlayerRow(player_id, name, None, {}, now, now), token
+
+    async def player_by_token(self, token: str) -> PlayerRow | None:
+        """The player with this token, or None; marks her as seen now."""
+        self._check_open()
+        if not isinstance(token, str) or not token or "\x00" in token:
+            return None
+        try:
+            digest = hash_token(token)
+        except UnicodeEncodeError:
+            return None
+        async with self._engine.begin() as conn:
+            # Write first, then read, in one transaction (no read-to-write lock upgrade).
+            updated = await conn.execute(
+                players.update().where(players.c.token_hash == digest).values(seen_at=_now())
+            )
+            if updated.rowcount == 0:
+                return None
+            row = (await conn.execute(players.select().where(players.c.token_hash == digest))).one()
+        return _player(row)
+
+    async def player(self, player_id: int) -> PlayerRow | None:
+        self._check_open()
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(players.select().where(players.c.id == player_id))).first()
+        return None if row is None else _player(row)
+
+    async def update_player(
+        self,
+        player_id: int,
+        *,
+        name: str | None = None,
+        icon: bytes | Unset | None = UNSET,
+        settings: dict[str, Any] | None = None,
+    ) -> None:
+        """Change what is given: ``icon=None`` resets the icon, ``settings`` replaces them."""
+        self._check_open()
+        values: dict[str, Any] = {}
+        if name is not None:
+            values["name"] = _text(name, "name")
+        if icon is not UNSET:
+            if icon is not None and not isinstance(icon, bytes):
+                raise TypeError(f"icon must be bytes or None, not {type(icon).__name__}")
+            values["icon"] = icon
+        if settings is not None:
+            values["settings"] = _dump(settings, "settings")
+        async with self._engine.begin() as conn:
+            if values:
+                result = await conn.execute(
+                    players.update().where(players.c.id == player_id).values(**values)
+                )
+                found = result.rowcount > 0
+            else:
+                found = await _exists(conn, players.c.id == player_id)
+        if not found:
+            raise StorageError(f"no player {player_id}")
+
+    # ------------------------------------------------------------------ tables
+
+    async def create_table(self, code: str, host_id: int | None, config: dict[str, Any]) -> None:
+        """A new open table; :class:`TableExists` if the code is taken (closed tables too)."""
+        self._check_open()
+        code = _text(code, "table code")
+        row = {
+            "code": code,
+            "host_id": host_id,
+            "config": _dump(config, "config"),
+            "status": "open",
+            "created_at": _now(),
+        }
+        try:
+            async with self._engine.begin() as conn:
+                await conn.execute(tables.insert().values(**row))
+        except IntegrityError as error:
+            async with self._engine.connect() as conn:
+                taken = await _exists(conn, tables.c.code == code)
+            if taken:
+                raise TableExists(f"table code {code!r} is taken") from error
+            raise
+
+    async def table(self, code: str) -> TableRow | None:
+        self._check_open()
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(tables.select().where(tables.c.code == code))).first()
+        return None if row is None else _table(row)
+
+    async def update_table(
+        self, code: str, *, config: dict[str, Any] | None = None, status: str | None = None
+    ) -> None:
+        """Replace the config and/or the status of a table."""
+        self._check_open()
+        values: dict[str, Any] = {}
+        if config is not None:
+            values["config"] = _dump(config, "config")
+        if status is not None:
+            values["status"] = _text(status, "status")
+        async with self._engine.begin() as conn:
+            if values:
+                result = await conn.execute(
+                    tables.update().where(tables.c.code == code).values(**values)
+                )
+                found = result.rowcount > 0
+            else:
+                found = await _exists(conn, tables.c.code == code)
+        if not found:
+            raise StorageError(f"no table {code!r}")
+
+    async def close_table(self, code: str) -> None:
+        """Mark the table closed (status ``"closed"``, ``closed_at`` now); twice is a no-op."""
+        self._check_open()
+        async with self._engine.begin() as conn:
+            result = await conn.execute(
+                tables.update()
+                .where(tables.c.code == code, tables.c.closed_at.is_(None))
+                .values(status="closed", closed_at=_now())
+            )
+            if result.rowcount == 0 and not await _exists(conn, tables.c.code == code):
+                raise StorageError(f"no table {code!r}")
+
+    async def open_tables(self) -> list[TableRow]:
+        """Tables not closed, oldest first."""
+        self._check_open()
+        query = (
+            tables.select()
+            .where(tables.c.closed_at.is_(None))
+            .order_by(tables.c.created_at, tables.c.code)
+        )
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [_table(row) for row in rows]
+
+    # ------------------------------------------------------------------ games
+
+    async def start_game(self, table_code: str, header: dict[str, Any]) -> int:
+        """A new game at an open table; ``header`` is its record without actions. Its id."""
+        self._check_open()
+        if not isinstance(header, dict):
+            raise TypeError(f"header must be a dict, not {type(header).__name__}")
+        if "actions" in header:
+            if header["actions"]:
+                raise ValueError("header must not carry actions: append them one by one")
+            header = {key: value for key, value in header.items() if key != "actions"}
+        text = _dump(header, "header")
+        async with self._engine.begin() as conn:
+            row = (
+                await conn.execute(sa.select(tables.c.closed_at).where(tables.c.code == table_code))
+            ).first()
+            if row is None:
+                raise StorageError(f"no table {table_code!r}")
+            if row.closed_at is not None:
+                raise StorageError(f"table {table_code!r} is closed")
+            inserted = await conn.execute(
+                games.insert()
+                .values(table_code=table_code, header=text, started_at=_now())
+                .returning(games.c.id)
+            )
+            game_id: int = inserted.scalar_one()
+        return game_id
+
+    async def append_action(
+        self, game_id: int, seq: int, seat: int, code: str, auto: bool = False
+    ) -> None:
+        """Append one action to a game's log; returns once it is committed.
+
+        :class:`AppendRefused` if the database refuses it (``seq`` already used, no such game).
+        Appends are written in the order they are called, so a game's appends keep their order.
+        """
+        self._check_open()
+        if self._writer.done():
+            raise StorageError("the storage writer has stopped")
+        row = {
+            "game_id": _int(game_id, "game_id"),
+            "seq": _int(seq, "seq"),
+            "seat": _int(seat, "seat"),
+            "code": _text(code, "code"),
+            "auto": bool(auto),
+            "created_at": _now(),
+        }
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Append(row, future))
+        await future
+
+    async def finish_game(self, game_id: int, result: dict[str, Any]) -> None:
+        """Mark a game finished with its result; refused for a finished or unknown game.
+
+        Await a game's appends before finishing it: finishing does not wait for the writer.
+        """
+        self._check_open()
+        text = _dump(result, "result")
+        async with self._engine.begin() as conn:
+            updated = await conn.execute(
+                games.update()
+                .where(games.c.id == game_id, games.c.finished_at.is_(None))
+                .values(finished_at=_now(), result=text)
+            )
+            if updated.rowcount == 0:
+                if await _exists(conn, games.c.id == game_id):
+                    raise StorageError(f"game {game_id} is already finished")
+                raise StorageError(f"no game {game_id}")
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """A game with its committed actions, or None."""
+        self._check_open()
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(games.select().where(games.c.id == game_id))).first()
+            if row is None:
+                return None
+            log = (
+                await conn.execute(
+                    actions.select().where(actions.c.game_id == game_id).order_by(actions.c.seq)
+                )
+            ).all()
+        return _game(row, list(log))
+
+    async def record(self, game_id: int) -> dict[str, Any]:
+        """The game's NOTATION.md record: its header and ``"actions": [[seat, code], ...]``."""
+        game = await self.game(game_id)
+        if game is None:
+            raise StorageError(f"no game {game_id}")
+        return game.to_record()
+
+    async def live_games(self) -> list[GameRow]:
+        """Games not finished at tables not closed, with their actions, by id.
+
+        What a restarted server rebuilds.
+        """
+        self._check_open()
+        live = (
+            sa.select(games)
+            .join(tables, games.c.table_code == tables.c.code)
+            .where(games.c.finished_at.is_(None), tables.c.closed_at.is_(None))
+        )
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(live.order_by(games.c.id))).all()
+            ids = sa.select(live.subquery().c.id)
+            log = (
+                await conn.execute(
+                    actions.select()
+                    .where(actions.c.game_id.in_(ids))
+                    .order_by(actions.c.game_id, actions.c.seq)
+                )
+            ).all()
+        by_game: dict[int, list[sa.Row[Any]]] = {row.id: [] for row in rows}
+        for action in log:
+            if action.game_id in by_game:  # a game started between the two queries
+                by_game[action.game_id].append(action)
+        return [_game(row, by_game[row.id]) for row in rows]
+
+    # ------------------------------------------------------------------ the writer
+
+    async def _write_loop(self) -> None:
+        """The one writer: drain the queue, insert in one transaction, commit, resolve."""
+        batch: list[_Append] = []
+        try:
+            while True:
+                item = await self._queue.get()
+                if item is None:
+                    return
+                batch = [item]
+                stop = False
+                while len(batch) < _MAX_BATCH:
+                    try:
+                        item = self._queue.get_nowait()
+                    except asyncio.QueueEmpty:
+                        break
+                    if item is None:
+                        stop = True
+                        break
+                    batch.append(item)
+                await self._write(batch)
+                batch = []
+                if stop:
+                    return
+        finally:
+            # Cancelled or crashed: nobody may wait forever for a row that will not be written.
+            gone = StorageError("the storage closed before this action was written")
+            for pending in batch:
+                _fail(pending.future, gone)
+            while not self._queue.empty():
+                left = self._queue.get_nowait()
+                if left is not None:
+                    _fail(left.future, gone)
+
+    async def _write(self, batch: list[_Append]) -> None:
+        try:
+            async with self._engine.begin() as conn:
+                await conn.execute(actions.insert(), [pending.row for pending in batch])
+        except Exception:
+            await self._write_each(batch)
+            return
+        self.batches += 1
+        for pending in batch:
+            _resolve(pending.future)
+
+    async def _write_each(self, batch: list[_Append]) -> None:
+        """After a failed batch: each row in its own transaction, so only bad rows fail."""
+        for pending in batch:
+            row = pending.row
+            try:
+                async with self._engine.begin() as conn:
+                    await conn.execute(actions.insert(), [row])
+            except IntegrityError as error:
+                refused = AppendRefused(
+                    f"game {row['game_id']} seq {row['seq']} (seat {row['seat']}, "
+                    f"{json.dumps(row['code'])}): refused by the database "
+                    f"(seq already used, or no such game): {error.orig}"
+                )
+                refused.__cause__ = error
+                _fail(pending.future, refused)
+            except Exception as error:
+                _fail(pending.future, error)
+            else:
+                self.batches += 1
+                _resolve(pending.future)
+
+
+async def _exists(conn: AsyncConnection, condition: sa.ColumnElement[bool]) -> bool:
+    found = await conn.execute(sa.select(sa.literal(1)).where(condition).limit(1))
+    return found.first() is not None
