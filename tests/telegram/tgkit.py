@@ -1,0 +1,209 @@
+"""The bot under test (``PollingBot`` at the fake Bot API) and a player pressing buttons."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from tgfake import FakeTelegram, Sent, User
+
+from una.engine import Card, Record
+from una.engine import events as ev
+from una.server.rooms import RoomService, Table
+from una.telegram.bridge import ChatRuntime, Options, TelegramUna
+from una.telegram.i18n import card_label
+from una.telegram.runner import PollingBot
+
+TOKEN = "123456:TEST-una-token"
+FAST: dict[str, Any] = {
+    "bot_delay": 0.02, "turn_timer": None, "deal_delay": 0.05, "group_per_minute": 60000.0,
+    "group_burst": 1000, "dm_per_minute": 60000.0, "dm_burst": 1000,
+}  # fmt: skip
+STALE = ("out of date", "устарела")
+CARD = re.compile(r"[🟥🟨🟩🟦] (?:\d|\+2|🚫|🔄)")
+
+
+def aio(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(asyncio.wait_for(fn(*args, **kwargs), 100))
+
+    return run
+
+
+class Harness:
+    def __init__(self, tmp_path: Path, **options: Any) -> None:
+        self.db = f"sqlite+aiosqlite:///{tmp_path / 'una.db'}"
+        self.options = Options(**(FAST | options))
+        self.fake = FakeTelegram()
+        self.runner: PollingBot | None = None
+        self.refusals: list[str] = []
+
+    async def __aenter__(self) -> Harness:
+        await self.fake.start()
+        await self.boot()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.runner is not None:
+            await self.runner.stop()
+        await self.fake.close()
+
+    async def boot(self) -> None:
+        self.runner = PollingBot(TOKEN, self.db, self.fake.url, self.options, polling_timeout=1)
+        await self.runner.start()
+
+    async def restart(self) -> None:
+        assert self.runner is not None
+        await self.runner.stop()
+        await self.boot()
+
+    @property
+    def una(self) -> TelegramUna:
+        assert self.runner is not None and self.runner.una is not None
+        return self.runner.una
+
+    @property
+    def service(self) -> RoomService:
+        assert self.runner is not None and self.runner.service is not None
+        return self.runner.service
+
+    def rt(self, chat: int) -> ChatRuntime:
+        return self.una.chats[chat]
+
+    def table(self, chat: int) -> Table | None:
+        rt = self.una.chats.get(chat)
+        return self.service.tables.get(rt.state.table or "") if rt else None
+
+    async def until(self, predicate: Callable[[], Any], timeout: float = 10.0) -> None:
+        await self.fake.wait_for(predicate, timeout)
+
+    async def settle(self) -> None:
+        """Wait until the bot took every update, handled it and drew its boards."""
+        assert self.runner is not None and self.runner.dispatcher is not None
+        dispatcher = self.runner.dispatcher
+        await self.until(lambda: not self.fake.updates)
+        await asyncio.sleep(0.02)
+        await self.until(lambda: not dispatcher._handle_update_tasks)
+        await self.una.idle()
+
+    async def command(self, chat: int, user: User, text: str) -> None:
+        """Say ``text`` and wait until the bot has handled it."""
+        await self.fake.say(chat, user, text)
+        await self.settle()
+
+    def board(self, chat: int) -> Sent:
+        """The message the bot keeps editing in the group."""
+        message_id = self.rt(chat).board.message_id
+        assert message_id is not None
+        return self.fake.messages[(chat, message_id)]
+
+    def button(self, sent: Sent, prefix: str) -> str:
+        for _, data in sent.buttons():
+            if data.startswith(prefix):
+                return data
+        raise AssertionError(f"no {prefix!r} button under {sent.text!r}: {sent.buttons()}")
+
+    async def open_hand(self, chat: int, user: User) -> None:
+        """The player presses «My cards» (opening the private chat first if she must)."""
+        table = self.table(chat)
+        assert table is not None
+        await self.settle()
+        board = self.board(chat)
+        answer = await self.fake.click(board, user, self.button(board, "s:"))
+        if "url" in answer:  # the bot may not write first: she opens its private chat
+            assert answer["url"].startswith("https://t.me/UnaTestBot?start=g")
+            await self.fake.say(user.id, user, "/start " + answer["url"].split("start=")[1])
+        await self.until(lambda: self.fake.latest(user.id) is not None)
+
+    async def play(self, chat: int, users: dict[int, User], seed: int = 1, steps: int = 3000,
+                   stop: Callable[[], bool] | None = None) -> None:  # fmt: skip
+        """Press buttons for the people until the match is over (or ``stop()``)."""
+        rng = random.Random(seed)
+        for _ in range(steps):
+            table = self.table(chat)
+            if table is None or table.game is None or table.game.match_over:
+                return
+            if stop is not None and stop():
+                return
+            game = table.game
+            if game.hand_over or game.to_act is None:
+                await asyncio.sleep(0.02)
+                continue
+            info = table.seat_info(game.to_act)
+            if info.automatic:
+                await asyncio.sleep(0.01)
+                continue
+            await self.una.idle()
+            rt = self.rt(chat)
+            uid = rt.uid_of[info.player_id or 0]
+            user = users[uid]
+            if uid not in rt.dms:
+                await self.open_hand(chat, user)
+                continue
+            version = table.version
+            dm = self.fake.latest(uid, with_buttons=True)
+            if dm is None or f":{version}:" not in dm.buttons()[0][1]:
+                await asyncio.sleep(0.01)
+                continue
+            seat = game.to_act
+            answer = await self.choose(dm, user, rng)
+            if any(word in answer.get("text", "") for word in STALE):
+                continue
+            if "slow down" in answer.get("text", ""):  # the service's 10 actions a second
+                await asyncio.sleep(0.3)
+                continue
+            if answer.get("text"):
+                self.refusals.append(answer["text"])
+                continue
+            await self.until(lambda t=table, v=version: t.version != v or t.game is None)
+            if (
+                table.game is not None
+                and table.game.rules.uno_call == "manual"
+                and len(table.game.hands[seat]) == 1
+                and table.game.owes_uno[seat]
+            ):
+                await self.fake.say(chat, user, "уно!")
+        raise AssertionError("the match did not end")
+
+    async def choose(self, dm: Sent, user: User, rng: random.Random) -> dict[str, Any]:
+        buttons = [data for _, data in dm.buttons() if data.startswith(("a:", "p:"))]
+        plays = [d for d in buttons if d.split(":")[-1].startswith("play") or d[0] == "p"]
+        data = rng.choice(plays) if plays and rng.random() < 0.85 else rng.choice(buttons)
+        if data.startswith("p:"):
+            await self.fake.click(dm, user, data)
+            await self.una.idle()
+            sub = self.fake.latest(user.id, with_buttons=True)
+            assert sub is not None
+            options = [d for _, d in sub.buttons() if d.startswith("a:")]
+            if not options:
+                return {"text": "out of date"}
+            data = rng.choice(options)
+            dm = sub
+        return await self.fake.click(dm, user, data)
+
+
+async def public_labels(service: RoomService) -> set[str]:
+    """Every card label the table could see: cards played, turned up, returned."""
+    labels: set[str] = set()
+    async with service.storage.engine.connect() as conn:
+        ids = (await conn.exec_driver_sql("SELECT id FROM games")).scalars().all()
+    for game_id in ids:
+        record = Record.from_json(await service.storage.record(game_id))
+        game = record.new_game()
+        events = list(game.start_events)
+        for actor, code in record.actions:
+            events.extend(game.apply(actor, code))
+        for event in events:
+            if isinstance(event, ev.CardPlayed | ev.CardTurned | ev.FirstCardReturned):
+                labels.add(card_label(event.card))
+    return labels
+
+
+def hand_labels(cards: list[str]) -> set[str]:
+    return {card_label(Card.parse(code)) for code in cards}

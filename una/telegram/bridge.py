@@ -1,0 +1,901 @@
+"""The Telegram adapter: group chats play at the room service's tables.
+
+A group chat is a lobby (who registered, the modes, the language: :class:`ChatState`, kept in
+storage) until ``/begin``; then its first registered player creates a table through the
+:class:`~una.server.rooms.RoomService` (rules: the ``telegram`` preset and the chat's switches,
+a turn timer), the others join it, a spectator client of the chat's own (the *observer*)
+watches it, and the match starts. Each player talks to the service through a
+:class:`~una.server.rooms.Client` of her own, like a WebSocket client: her button presses become
+``act`` messages carrying the version of the button, and the ``state`` messages her client
+receives (her seat's view only) feed her private hand message. The group's message is built
+from the spectator's view and the events as a spectator sees them, so no hand can leak into it.
+
+When the match is over (or ``/stop``), the table is closed and the chat is a lobby again. A
+restarted bot rebuilds the tables with ``RoomService.restore`` and re-attaches each chat's
+clients to its table: versions survive, so the buttons already shown keep working.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiogram import Bot
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from una.engine import Action, Card, Kind, RuleSet, UnaError
+from una.server import protocol as p
+from una.server.rooms import Client, RoomService, Table
+from una.telegram.board import Board, Bucket, Render
+from una.telegram.callbacks import Act, Opt, Pick, Show
+from una.telegram.i18n import COLOR_EMOJI, LANGS, card_label, color_label, describe, lang_of, t
+from una.telegram.store import OBSERVER_ID, ChatState, TelegramStore, UserRow
+
+log = logging.getLogger("una.telegram")
+
+MAX_PLAYERS = 10
+MAX_LINES = 14
+TARGETS = (100, 200, 300, 500, 1000)
+_BOT_NAME = re.compile(r"-(\d+)$")
+
+#: Settings keys of the /settings keyboard: key -> (switch, the two values it toggles between).
+TOGGLES: dict[str, tuple[str, tuple[Any, Any]]] = {
+    "fin": ("finish", ("first_out", "to_the_last")),
+    "uno": ("uno_call", ("manual", "auto")),
+    "jump": ("jump_in", (False, True)),
+    "sz": ("seven_zero", (False, True)),
+    "stack": ("stack_draw_two", (True, False)),
+}
+
+
+@dataclass
+class Options:
+    """How the bot plays; the tests make everything fast."""
+
+    bot_delay: float = 0.6
+    #: Seconds per turn before the computer plays for an absent player (None: no timer).
+    turn_timer: int | None = 60
+    #: Seconds before the next hand is dealt automatically (the button deals at once).
+    deal_delay: float = 6.0
+    group_per_minute: float = 20.0
+    group_burst: int = 3
+    dm_per_minute: float = 60.0
+    dm_burst: int = 5
+    bot_kind: str = "heuristic"
+    #: Switches under every chat's own (a test hook: a low ``target``).
+    rules: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class ChatRuntime:
+    """A chat while the bot runs: its clients, its boards and what the board has shown."""
+
+    state: ChatState
+    board: Board
+    bucket: Bucket
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    clients: dict[int, Client] = field(default_factory=dict)
+    observer: Client | None = None
+    uid_of: dict[int, int] = field(default_factory=dict)  # player id -> Telegram id
+    dms: dict[int, Board] = field(default_factory=dict)
+    dm_keys: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    versions: dict[int, int] = field(default_factory=dict)
+    picks: dict[int, str] = field(default_factory=dict)
+    seen: int = 0
+    lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    turn_key: tuple[Any, ...] | None = None
+    want_new: bool = False
+    deal_task: asyncio.Task[None] | None = None
+    finish_task: asyncio.Task[None] | None = None
+    finishing: bool = False
+
+
+class TelegramUna:
+    """Group chats playing at the room service's tables (see the module's docstring)."""
+
+    def __init__(self, bot: Bot, service: RoomService, options: Options | None = None) -> None:
+        self.bot = bot
+        self.service = service
+        self.options = options or Options()
+        self.store = TelegramStore(service.storage)
+        self.chats: dict[int, ChatRuntime] = {}
+        self._capture: dict[Client, list[dict[str, Any]]] = {}
+        self._locks: dict[Client, asyncio.Lock] = {}
+        self._observer: UserRow | None = None
+        self._username: str | None = None
+        self._lobby_names: dict[int, str] = {}
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Create the tables if needed, and re-attach every chat to its (restored) table."""
+        await self.store.setup()
+        self._observer = await self.store.user(OBSERVER_ID)
+        if self._observer is None:
+            row, token = await self.service.storage.create_player("Telegram")
+            self._observer = UserRow(OBSERVER_ID, row.id, token, row.name, "en")
+            await self.store.save_user(self._observer)
+        for state in await self.store.chats():
+            rt = self._runtime(state)
+            for uid in state.players:
+                found = await self.store.user(uid)
+                if found is not None:
+                    self._lobby_names[uid] = html.escape(found.name)
+            table = self.service.tables.get(state.table or "")
+            if table is None or table.game is None or table.game.match_over:
+                if state.table is not None:
+                    state.table, state.dms = None, {}
+                    await self.store.save_chat(state)
+                continue
+            await self._attach(rt, table)
+            rt.notes.append(t(state.lang, "restored"))
+            rt.seen = table.version
+            rt.board.touch()
+            for board in rt.dms.values():
+                board.touch()
+
+    async def close(self) -> None:
+        for rt in self.chats.values():
+            rt.board.close()
+            for board in rt.dms.values():
+                board.close()
+            if rt.deal_task:
+                rt.deal_task.cancel()
+            for client in [*rt.clients.values(), *([rt.observer] if rt.observer else [])]:
+                self.service.clients.discard(client)
+
+    async def idle(self) -> None:
+        """Wait until every board shows the latest state (for tests)."""
+        for rt in list(self.chats.values()):
+            await rt.board.idle()
+            for board in list(rt.dms.values()):
+                await board.idle()
+
+    def _runtime(self, state: ChatState) -> ChatRuntime:
+        rt = self.chats.get(state.chat_id)
+        if rt is not None:
+            return rt
+        bucket = Bucket(self.options.group_per_minute, self.options.group_burst)
+
+        async def on_new(message_id: int) -> None:
+            state.board = message_id
+            await self.store.save_chat(state)
+
+        holder: list[ChatRuntime] = []
+        board = Board(
+            self.bot, state.chat_id, bucket, lambda: self._render_group(holder[0]), on_new,
+            message_id=state.board,
+        )  # fmt: skip
+        rt = ChatRuntime(state=state, board=board, bucket=bucket)
+        holder.append(rt)
+        self.chats[state.chat_id] = rt
+        return rt
+
+    async def chat(self, chat_id: int, title: str | None, language: str | None) -> ChatRuntime:
+        """The chat's runtime, its state created on first contact in the user's language."""
+        rt = self.chats.get(chat_id)
+        if rt is not None:
+            return rt
+        state = await self.store.chat(chat_id)
+        if state is None:
+            state = ChatState(chat_id, lang=lang_of(language), title=title or "")
+            await self.store.save_chat(state)
+        return self._runtime(state)
+
+    def runtime_of_table(self, code: str) -> ChatRuntime | None:
+        for rt in self.chats.values():
+            if rt.state.table == code:
+                return rt
+        return None
+
+    async def user(self, tg_id: int, first_name: str, language: str | None) -> UserRow:
+        """The storage player of a Telegram user, made on first contact."""
+        row = await self.store.user(tg_id)
+        if row is not None:
+            self._lobby_names[tg_id] = html.escape(row.name)
+            return row
+        try:
+            name = p.clean_name(first_name)
+        except p.ProtocolError:
+            name = f"Player {tg_id % 10000}"
+        player, token = await self.service.storage.create_player(name)
+        row = UserRow(tg_id, player.id, token, player.name, lang_of(language))
+        await self.store.save_user(row)
+        self._lobby_names[tg_id] = html.escape(row.name)
+        return row
+
+    # ------------------------------------------------------------ clients
+
+    async def _new_client(self, rt: ChatRuntime, uid: int, user: UserRow) -> Client:
+        client = Client(send_json=_nothing, name=user.name)
+
+        async def send(message: dict[str, Any]) -> None:
+            await self._on_message(rt, uid, client, message)
+
+        client.send_json = send
+        await self.call(client, p.Hello(token=user.token))
+        return client
+
+    async def call(self, client: Client, message: p.Message) -> list[dict[str, Any]]:
+        """Hand one message to the room service; what it sent this client meanwhile."""
+        lock = self._locks.setdefault(client, asyncio.Lock())
+        async with lock:
+            box: list[dict[str, Any]] = []
+            self._capture[client] = box
+            try:
+                await self.service.handle(client, message)
+            finally:
+                self._capture.pop(client, None)
+        return box
+
+    async def _on_message(
+        self, rt: ChatRuntime, uid: int, client: Client, message: dict[str, Any]
+    ) -> None:
+        box = self._capture.get(client)
+        if box is not None:
+            box.append(message)
+        kind = message.get("type")
+        if kind == "state":
+            if uid == OBSERVER_ID:
+                self._observed(rt)
+            elif message.get("view") is not None:
+                rt.views[uid] = message["view"]
+                rt.versions[uid] = int(message["version"])
+                board = rt.dms.get(uid)
+                if board is not None:
+                    board.touch()
+        elif kind == "system" and uid == OBSERVER_ID:
+            text = str(message.get("text", ""))
+            lang = rt.state.lang
+            if " timed out " in text and ": auto on" in text:
+                rt.notes.append(t(lang, "auto_on", name=html.escape(text.split(" timed out")[0])))
+            elif " timed out" in text:
+                rt.notes.append(t(lang, "timed_out", name=html.escape(text.split(" timed out")[0])))
+            rt.board.touch()
+
+    def _observed(self, rt: ChatRuntime) -> None:
+        """The observer saw a change: refresh the board; deal or finish when it is time."""
+        rt.board.touch()
+        table = self.service.tables.get(rt.state.table or "")
+        if table is None or table.game is None:
+            return
+        game = table.game
+        if game.match_over and not rt.finishing:
+            rt.finishing = True
+            rt.finish_task = asyncio.create_task(self._finish(rt, table))
+        elif game.hand_over and (rt.deal_task is None or rt.deal_task.done()):
+            rt.deal_task = asyncio.create_task(self._auto_deal(rt, table, table.version))
+
+    async def _attach(self, rt: ChatRuntime, table: Table) -> None:
+        """Give every person seated at the table, and the observer, a client there."""
+        for info in table.seats:
+            if info is None or info.player_id is None:
+                continue
+            user = await self.store.user_by_player(info.player_id)
+            if user is None:
+                continue
+            client = await self._new_client(rt, user.tg_id, user)
+            rt.clients[user.tg_id] = client
+            rt.uid_of[user.player_id] = user.tg_id
+            await self.call(client, p.Join(table=table.code))
+        for uid_text, message_id in rt.state.dms.items():
+            if int(uid_text) in rt.clients:
+                self._dm_board(rt, int(uid_text), message_id)
+        await self._watch(rt, table.code)
+
+    async def _watch(self, rt: ChatRuntime, code: str) -> None:
+        assert self._observer is not None
+        if rt.observer is None:
+            rt.observer = await self._new_client(rt, OBSERVER_ID, self._observer)
+        await self.call(rt.observer, p.Watch(table=code))
+
+    def _drop_clients(self, rt: ChatRuntime) -> None:
+        for client in [*rt.clients.values(), *([rt.observer] if rt.observer else [])]:
+            client.table = None
+            self.service.clients.discard(client)
+            self._locks.pop(client, None)
+        rt.clients.clear()
+        rt.observer = None
+        rt.uid_of.clear()
+
+    # ------------------------------------------------------------ the lobby
+
+    async def register(self, rt: ChatRuntime, user: UserRow) -> str | None:
+        """``/start`` or «Join»: the reply, or None when the lobby board shows it."""
+        state, lang = rt.state, rt.state.lang
+        async with rt.lock:
+            name = html.escape(user.name)
+            if user.tg_id in state.players:
+                return t(lang, "already", name=name)
+            if len(state.players) + state.bots >= MAX_PLAYERS:
+                return t(lang, "full")
+            state.players.append(user.tg_id)
+            state.revision += 1
+            await self.store.save_chat(state)
+            if self._playing(rt) is not None:
+                return t(lang, "next_game", name=name)
+        rt.board.touch()
+        return None
+
+    async def leave(self, rt: ChatRuntime, user: UserRow) -> str:
+        state, lang = rt.state, rt.state.lang
+        async with rt.lock:
+            name = html.escape(user.name)
+            client = rt.clients.pop(user.tg_id, None)
+            if user.tg_id not in state.players and client is None:
+                return t(lang, "not_registered")
+            if user.tg_id in state.players:
+                state.players.remove(user.tg_id)
+            state.revision += 1
+            reply = t(lang, "left", name=name)
+            if client is not None:
+                await self.call(client, p.Leave())
+                self.service.clients.discard(client)
+                reply = t(lang, "left_bot", name=name)
+                board = rt.dms.pop(user.tg_id, None)
+                if board is not None:
+                    board.close()
+                state.dms.pop(str(user.tg_id), None)
+            await self.store.save_chat(state)
+        rt.board.touch()
+        return reply
+
+    async def add_bot(self, rt: ChatRuntime, delta: int) -> str:
+        state, lang = rt.state, rt.state.lang
+        async with rt.lock:
+            if delta > 0 and len(state.players) + state.bots >= MAX_PLAYERS:
+                return t(lang, "full")
+            if delta < 0 and state.bots == 0:
+                return t(lang, "no_bots")
+            state.bots += delta
+            state.revision += 1
+            await self.store.save_chat(state)
+            count = len(state.players) + state.bots
+        rt.board.touch()
+        return t(lang, "bot_added" if delta > 0 else "bot_removed", count=count)
+
+    def rules_of(self, state: ChatState) -> RuleSet:
+        return RuleSet.from_json({"preset": "telegram", **self.options.rules, **state.rules})
+
+    def _playing(self, rt: ChatRuntime) -> Table | None:
+        table = self.service.tables.get(rt.state.table or "")
+        if table is None or table.game is None or table.game.match_over:
+            return None
+        return table
+
+    async def begin(self, rt: ChatRuntime) -> str | None:
+        """``/begin``: a table at the room service, its players seated, the match started."""
+        state, lang = rt.state, rt.state.lang
+        async with rt.lock:
+            if self._playing(rt) is not None:
+                return t(lang, "playing")
+            if not state.players:
+                return t(lang, "no_humans")
+            if len(state.players) + state.bots < 2:
+                return t(lang, "too_few")
+            old = self.service.tables.get(state.table or "")
+            if old is not None:
+                await self.service.close_table(old)
+            self._drop_clients(rt)
+            users = [await self.store.user(uid) for uid in state.players]
+            people = [u for u in users if u is not None]
+            for user in people:
+                rt.clients[user.tg_id] = await self._new_client(rt, user.tg_id, user)
+                rt.uid_of[user.player_id] = user.tg_id
+            host = rt.clients[people[0].tg_id]
+            create = p.Create(
+                rules=self.rules_of(state).to_json(),
+                seats=len(people) + state.bots,
+                bots=state.bots,
+                bot=self.options.bot_kind,
+                timer=self.options.turn_timer,
+                public=False,
+                name="Telegram",
+            )
+            answers = await self.call(host, create)
+            code = next((m["table"] for m in answers if m["type"] == "joined"), None)
+            if code is None:
+                self._drop_clients(rt)
+                return _error_text(lang, answers)
+            for user in people[1:]:
+                await self.call(rt.clients[user.tg_id], p.Join(table=code))
+            state.table, state.dms = code, {}
+            rt.seen, rt.lines, rt.notes, rt.turn_key = 0, [], [], None
+            rt.views.clear()
+            rt.versions.clear()
+            rt.dm_keys.clear()
+            rt.picks.clear()
+            rt.finishing = False
+            await self._watch(rt, code)
+            answers = await self.call(host, p.Start())
+            errors = [m for m in answers if m["type"] == "error"]
+            if errors:
+                table = self.service.tables.get(code)
+                if table is not None:
+                    await self.service.close_table(table)
+                self._drop_clients(rt)
+                state.table = None
+                await self.store.save_chat(state)
+                return _error_text(lang, errors)
+            state.revision += 1
+            rt.want_new = True
+            await self.store.save_chat(state)
+        rt.board.touch()
+        return None
+
+    async def stop(self, rt: ChatRuntime, user: UserRow) -> str:
+        state, lang = rt.state, rt.state.lang
+        async with rt.lock:
+            table = self._playing(rt)
+            if table is None:
+                return t(lang, "no_game")
+            if user.tg_id not in rt.clients and user.tg_id not in state.players:
+                return t(lang, "not_player")
+            game = table.game
+            assert game is not None
+            if table.game_id is not None:
+                await self.service.storage.finish_game(table.game_id, {"ended": "stopped"})
+            state.last_scores = list(zip(game.names, game.scores, strict=False))
+            await self._close(rt, table)
+        lines = [t(lang, "stopped", name=html.escape(user.name)), self.score_text(rt)]
+        return "\n".join(lines)
+
+    async def _close(self, rt: ChatRuntime, table: Table) -> None:
+        """Close the table and go back to the lobby (the caller holds the chat's lock)."""
+        rt.board.touch()
+        await rt.board.idle()
+        for board in rt.dms.values():
+            await board.idle()
+            board.close()
+        rt.dms.clear()
+        if table.code in self.service.tables:
+            await self.service.close_table(table)
+        self._drop_clients(rt)
+        if rt.deal_task:
+            rt.deal_task.cancel()
+        rt.state.table, rt.state.board, rt.state.dms = None, None, {}
+        rt.board.message_id = None
+        rt.state.revision += 1
+        await self.store.save_chat(rt.state)
+
+    async def _finish(self, rt: ChatRuntime, table: Table) -> None:
+        """The match is over: show it, keep the scores, close the table."""
+        async with rt.lock:
+            game = table.game
+            if game is None or rt.state.table != table.code:
+                return
+            rt.state.last_scores = list(zip(game.names, game.scores, strict=False))
+            await self._close(rt, table)
+
+    async def _auto_deal(self, rt: ChatRuntime, table: Table, version: int) -> None:
+        await asyncio.sleep(self.options.deal_delay)
+        game = table.game
+        if game is None or not game.hand_over or game.match_over or table.version != version:
+            return
+        for client in list(rt.clients.values()):
+            if table.engine_seat(client.player_id) is not None:
+                await self.call(client, p.Start())
+                return
+
+    # ------------------------------------------------------------ settings
+
+    async def toggle(self, rt: ChatRuntime, key: str) -> str | None:
+        """A settings button; an error text, or None when done."""
+        state = rt.state
+        async with rt.lock:
+            if key == "lang":
+                state.lang = LANGS[(LANGS.index(state.lang) + 1) % len(LANGS)]
+            else:
+                if self._playing(rt) is not None:
+                    return t(state.lang, "settings_locked")
+                rules = self.rules_of(state)
+                if key == "tgt":
+                    index = TARGETS.index(rules.target) if rules.target in TARGETS else -1
+                    change: dict[str, Any] = {"target": TARGETS[(index + 1) % len(TARGETS)]}
+                else:
+                    switch, values = TOGGLES[key]
+                    now = getattr(rules, switch)
+                    change = {switch: values[1] if now == values[0] else values[0]}
+                try:
+                    self.rules_of(ChatState(state.chat_id, rules=state.rules | change))
+                except UnaError as error:
+                    return str(error)
+                state.rules = state.rules | change
+            state.revision += 1
+            await self.store.save_chat(state)
+        rt.board.touch()
+        return None
+
+    def settings_markup(self, rt: ChatRuntime) -> InlineKeyboardMarkup:
+        state, lang = rt.state, rt.state.lang
+        rules = self.rules_of(state)
+
+        def flag(on: bool) -> str:
+            return "✅" if on else "☑️"
+
+        def opt(text: str, key: str) -> list[InlineKeyboardButton]:
+            data = Opt(c=state.chat_id, v=state.revision, k=key).pack()
+            return [InlineKeyboardButton(text=text, callback_data=data)]
+
+        rows = [
+            opt(t(lang, f"mode_{rules.finish}"), "fin"),
+            opt(t(lang, f"mode_uno_{rules.uno_call}"), "uno"),
+            opt(f"{flag(rules.jump_in)} {t(lang, 'mode_jump_in')}", "jump"),
+            opt(f"{flag(rules.seven_zero)} {t(lang, 'mode_seven_zero')}", "sz"),
+            opt(f"{flag(rules.stack_draw_two)} {t(lang, 'mode_stack')}", "stack"),
+            opt(t(lang, "mode_target", n=rules.target), "tgt"),
+            opt(t(lang, "mode_lang"), "lang"),
+        ]
+        return InlineKeyboardMarkup(inline_keyboard=rows)
+
+    def settings_text(self, rt: ChatRuntime) -> str:
+        return t(rt.state.lang, "settings_title") + "\n" + self.modes_text(rt)
+
+    def modes_text(self, rt: ChatRuntime) -> str:
+        lang = rt.state.lang
+        rules = self.rules_of(rt.state)
+        on, off = t(lang, "on"), t(lang, "off")
+        parts = [
+            t(lang, f"mode_{rules.finish}"),
+            t(lang, f"mode_uno_{rules.uno_call}"),
+            f"{t(lang, 'mode_jump_in')}: {on if rules.jump_in else off}",
+            f"{t(lang, 'mode_seven_zero')}: {on if rules.seven_zero else off}",
+            f"{t(lang, 'mode_stack')}: {on if rules.stack_draw_two else off}",
+            t(lang, "mode_target", n=rules.target),
+        ]
+        return "; ".join(parts)
+
+    def score_text(self, rt: ChatRuntime) -> str:
+        lang = rt.state.lang
+        table = self._playing(rt)
+        if table is not None and table.game is not None:
+            pairs = list(zip(self._names(table), table.game.scores, strict=False))
+        else:
+            pairs = [(html.escape(n), s) for n, s in rt.state.last_scores]
+        if not pairs:
+            return t(lang, "score_none")
+        ranked = sorted(pairs, key=lambda item: -item[1])
+        return f"<b>{t(lang, 'scores')}</b>\n" + "\n".join(f"{n}: {s}" for n, s in ranked)
+
+    # ------------------------------------------------------------ playing
+
+    async def press(self, rt: ChatRuntime, uid: int, data: Act) -> str | None:
+        """A game button: None when applied, else the answer to show."""
+        lang = rt.state.lang
+        table = self.service.tables.get(data.t)
+        if table is None or rt.state.table != data.t or data.v != table.version:
+            return t(lang, "stale")
+        client = rt.clients.get(uid)
+        if client is None or table.engine_seat(client.player_id) is None:
+            return t(lang, "not_player")
+        rt.picks.pop(uid, None)
+        answers = await self.call(client, p.Act(action=data.a, version=data.v))
+        errors = [m for m in answers if m["type"] == "error"]
+        if errors:
+            if errors[0].get("code") == "stale":
+                return t(lang, "stale")
+            return _error_text(lang, errors, escape=False)
+        return None
+
+    async def pick(self, rt: ChatRuntime, uid: int, data: Pick) -> str | None:
+        table = self.service.tables.get(data.t)
+        if table is None or rt.state.table != data.t or data.v != table.version:
+            return t(rt.state.lang, "stale")
+        if data.c:
+            rt.picks[uid] = data.c
+        else:
+            rt.picks.pop(uid, None)
+        board = rt.dms.get(uid)
+        if board is not None:
+            board.touch()
+        return None
+
+    async def uno(self, rt: ChatRuntime, uid: int, text: str) -> None:
+        """A chat message that starts with uno / уно / una: the room service's UNO call."""
+        client = rt.clients.get(uid)
+        if client is None or self._playing(rt) is None:
+            return
+        await self.call(client, p.Chat(text=text[:300]))
+
+    def hand_alert(self, rt: ChatRuntime, uid: int) -> str | None:
+        view = rt.views.get(uid)
+        if view is None or view.get("hand") is None:
+            return None
+        cards = " · ".join(card_label(Card.parse(c)) for c in view["hand"])
+        return t(rt.state.lang, "alert_hand", cards=cards)
+
+    async def show_hand(self, rt: ChatRuntime, uid: int, data: Show | None) -> str:
+        """«My cards»: her hand in a private message with buttons. 'ok', 'stale', 'not_player'
+        or 'no_dm' (the bot may not write to her: she must open the private chat first)."""
+        table = self._playing(rt)
+        if table is None or (data is not None and data.t != table.code):
+            return "stale"
+        client = rt.clients.get(uid)
+        if client is None or table.engine_seat(client.player_id) is None:
+            return "not_player"
+        if uid not in rt.views:
+            await self.call(client, p.Resume(table=table.code, version=-1, epoch=""))
+        board = self._dm_board(rt, uid, rt.state.dms.get(str(uid)))
+        rt.picks.pop(uid, None)
+        render = self._render_dm(rt, uid, force_new=True)
+        if render is None or not await board.show(render):
+            board.close()
+            rt.dms.pop(uid, None)
+            return "no_dm"
+        return "ok"
+
+    def _dm_board(self, rt: ChatRuntime, uid: int, message_id: int | None) -> Board:
+        board = rt.dms.get(uid)
+        if board is not None:
+            return board
+        bucket = Bucket(self.options.dm_per_minute, self.options.dm_burst)
+
+        async def on_new(new_id: int) -> None:
+            rt.state.dms[str(uid)] = new_id
+            await self.store.save_chat(rt.state)
+
+        board = Board(
+            self.bot, uid, bucket, lambda: self._render_dm(rt, uid), on_new,
+            message_id=message_id, delete_old=True,
+        )  # fmt: skip
+        rt.dms[uid] = board
+        return board
+
+    async def username(self) -> str:
+        if self._username is None:
+            me = await self.bot.me()
+            self._username = me.username or ""
+        return self._username
+
+    # ------------------------------------------------------------ rendering
+
+    def _names(self, table: Table) -> list[str]:
+        """Display names of the game's players (HTML-escaped): computer players as 🤖."""
+        game = table.game
+        assert game is not None
+        names: list[str] = []
+        for seat, name in enumerate(game.names):
+            info = table.seat_info(seat)
+            match = _BOT_NAME.search(name)
+            if (
+                info.bot is not None
+                and info.player_id is None
+                and match
+                and name.startswith(self.options.bot_kind.split(":")[0])
+            ):
+                lang = self.runtime_of_table(table.code)
+                names.append(t(lang.state.lang if lang else "en", "bot_name", n=match.group(1)))
+            else:
+                names.append(html.escape(name))
+        return names
+
+    def _mention(self, rt: ChatRuntime, table: Table, seat: int, names: list[str]) -> str:
+        info = table.seat_info(seat)
+        uid = rt.uid_of.get(info.player_id or -1)
+        if uid is None or info.automatic:
+            return names[seat]
+        return f'<a href="tg://user?id={uid}">{names[seat]}</a>'
+
+    def _render_group(self, rt: ChatRuntime) -> Render | None:
+        table = self.service.tables.get(rt.state.table or "")
+        if table is None or table.game is None:
+            return self._render_lobby(rt)
+        game = table.game
+        lang = rt.state.lang
+        names = self._names(table)
+        fresh: list[str] = []
+        for version, events in list(table.history):
+            if version > rt.seen:
+                fresh.extend(describe(e.visible_to(None), names, lang) for e in events)
+        rt.seen = table.version
+        fresh.extend(rt.notes)
+        rt.notes.clear()
+        view = game.view_for(None)
+        if view.match_over:
+            key: tuple[Any, ...] = ("match", table.code)
+        elif view.hand_over:
+            key = ("hand", table.code, view.hand_number)
+        else:
+            assert view.to_act is not None
+            key = ("turn", table.code, view.hand_number, view.to_act)
+        notable = key[0] != "turn" or not table.seat_info(key[3]).automatic
+        new = rt.want_new or rt.board.message_id is None or (key != rt.turn_key and notable)
+        rt.want_new = False
+        rt.turn_key = key
+        rt.lines = fresh if new else rt.lines + fresh
+        rt.lines = rt.lines[-MAX_LINES:]
+        parts = [f"<b>🃏 {t(lang, 'hand', n=view.hand_number)}</b>", *rt.lines, ""]
+        color = f" ({t(lang, 'color_now')} {color_label(view.color, lang)})" if view.color else ""
+        deck = t(lang, "deck", n=view.draw_pile)
+        parts.append(f"{t(lang, 'top')}: {card_label(view.top)}{color} · {deck}")
+        if view.pending_draw:
+            parts.append("⚠️ " + t(lang, "pending", n=view.pending_draw))
+        arrow = "➡️" if view.direction == 1 else "⬅️"
+        players = []
+        for seat in view.seating or range(len(names)):
+            mark = "👉 " if seat == view.to_act else ""
+            extra = ""
+            if seat in view.uno_called:
+                extra = f" 📢 {t(lang, 'uno_mark')}"
+            if seat in view.out:
+                extra = f" ({t(lang, 'out_mark')})"
+            players.append(f"{mark}{names[seat]} {view.hand_counts[seat]}{extra}")
+        parts.append(f"{arrow} " + " · ".join(players))
+        scores = " · ".join(f"{n} {s}" for n, s in zip(names, view.scores, strict=False))
+        parts.append(f"{t(lang, 'scores')}: {scores}")
+        rows: list[list[InlineKeyboardButton]] = []
+        v = table.version
+        if view.match_over:
+            assert view.match_winner is not None
+            parts.append(t(lang, "final", name=names[view.match_winner]))
+            parts.append(t(lang, "new_game_hint"))
+        elif view.hand_over:
+            parts.append(t(lang, "dealing_soon"))
+            rows.append([_button(t(lang, "btn_next"), Act(t=table.code, v=v, a="deal"))])
+        else:
+            assert view.to_act is not None
+            turn = self._mention(rt, table, view.to_act, names) if new else names[view.to_act]
+            timer = f" · ⏱ {table.timer} s" if table.timer else ""
+            parts.append(f"<b>{t(lang, 'turn')}</b>: {turn}{timer}")
+            rows.append([_button(t(lang, "btn_show"), Show(t=table.code, v=v))])
+            if any(a.kind is Kind.CHALLENGE for a in game.legal_actions(view.to_act)):
+                rows.append([_button(t(lang, "btn_bluff"), Act(t=table.code, v=v, a="challenge"))])
+            for seat in view.catchable:
+                label = t(lang, "btn_catch", name=html.unescape(names[seat]))
+                rows.append([_button(label, Act(t=table.code, v=v, a=f"catch @{seat}"))])
+        markup = InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+        return Render(_clip("\n".join(parts)), markup, new=new)
+
+    def _render_lobby(self, rt: ChatRuntime) -> Render | None:
+        state, lang = rt.state, rt.state.lang
+        if not state.players and not state.bots and rt.board.message_id is None:
+            return None
+        names: list[str] = []
+        for uid in state.players:
+            names.append(self._lobby_names.get(uid, str(uid)))
+        names.extend(t(lang, "bot_name", n=i + 1) for i in range(state.bots))
+        who = ", ".join(names) if names else t(lang, "lobby_none")
+        text = "\n".join([
+            t(lang, "lobby_title"),
+            f"{t(lang, 'lobby_players')} ({len(names)}): {who}",
+            self.modes_text(rt),
+            t(lang, "lobby_hint"),
+        ])  # fmt: skip
+        c, v = state.chat_id, state.revision
+        rows = [[
+            _button(t(lang, "btn_join"), Opt(c=c, v=v, k="join")),
+            _button(t(lang, "btn_bot"), Opt(c=c, v=v, k="bot")),
+            _button(t(lang, "btn_begin"), Opt(c=c, v=v, k="begin")),
+        ]]  # fmt: skip
+        new = rt.want_new or rt.board.message_id is None
+        rt.want_new = False
+        return Render(text, InlineKeyboardMarkup(inline_keyboard=rows), new=new)
+
+    def _render_dm(self, rt: ChatRuntime, uid: int, force_new: bool = False) -> Render | None:
+        view = rt.views.get(uid)
+        table = self.service.tables.get(rt.state.table or "")
+        lang = rt.state.lang
+        if view is None or view.get("hand") is None:
+            return None
+        if table is None or table.game is None or view["phase"] == "match_over":
+            return Render(t(lang, "dm_over"), None)
+        names = self._names(table)
+        hand = [Card.parse(c) for c in view["hand"]]
+        me = view["seat"]
+        title = html.escape(rt.state.title or str(rt.state.chat_id))
+        parts = [
+            t(lang, "your_cards", n=len(hand)) + " — " + t(lang, "in_chat", title=title),
+            " · ".join(card_label(c) for c in hand),
+            "",
+        ]
+        color = view.get("color")
+        shown_color = f" ({color_label(color, lang)})" if color else ""
+        parts.append(f"{t(lang, 'top')}: {card_label(Card.parse(view['top']))}{shown_color}")
+        to_act = view.get("to_act")
+        my_turn = to_act == me
+        if view.get("drawn") and my_turn:
+            parts.append(t(lang, "you_drew", card=card_label(Card.parse(view["drawn"]))))
+        if my_turn:
+            parts.append(t(lang, "your_turn"))
+        elif to_act is not None:
+            parts.append(t(lang, "not_your_turn", name=names[to_act]))
+        version = rt.versions.get(uid, table.version)
+        markup = self._dm_keyboard(rt, uid, view, names, table.code, version)
+        key = (table.code, view["hand_number"], my_turn)
+        new = force_new or (my_turn and rt.dm_keys.get(uid) != key)
+        rt.dm_keys[uid] = key
+        return Render(_clip("\n".join(parts)), markup, new=new)
+
+    def _dm_keyboard(
+        self,
+        rt: ChatRuntime,
+        uid: int,
+        view: dict[str, Any],
+        names: list[str],
+        code: str,
+        v: int,
+    ) -> InlineKeyboardMarkup | None:
+        lang = rt.state.lang
+        legal = [Action.parse(a) for a in view["legal"]]
+        legal = [a for a in legal if a.kind is not Kind.UNO and not a.uno]
+        picked = rt.picks.get(uid)
+        rows: list[list[InlineKeyboardButton]] = []
+        if picked:
+            card = Card.parse(picked)
+            options = [a for a in legal if a.kind is Kind.PLAY and a.card == card]
+            row: list[InlineKeyboardButton] = []
+            for action in options:
+                if action.targets:
+                    text = t(lang, "btn_swap", name=html.unescape(names[action.targets[0]]))
+                elif action.color is not None:
+                    text = COLOR_EMOJI[action.color.value]
+                else:
+                    text = card_label(card)
+                row.append(_button(text, Act(t=code, v=v, a=action.code)))
+            rows.extend(_chunks(row, 4))
+            rows.append([_button(t(lang, "btn_back"), Pick(t=code, v=v, c=""))])
+            return InlineKeyboardMarkup(inline_keyboard=rows)
+        plays: dict[Card, list[Action]] = {}
+        for action in legal:
+            if action.kind is Kind.PLAY and action.card is not None:
+                plays.setdefault(action.card, []).append(action)
+        cards: list[InlineKeyboardButton] = []
+        for card, options in plays.items():
+            if len(options) == 1:
+                cards.append(_button(card_label(card), Act(t=code, v=v, a=options[0].code)))
+            else:
+                cards.append(_button(card_label(card), Pick(t=code, v=v, c=card.code)))
+        rows.extend(_chunks(cards, 4))
+        colors = [a for a in legal if a.kind is Kind.COLOR and a.color is not None]
+        if colors:
+            buttons = [
+                _button(COLOR_EMOJI[a.color.value], Act(t=code, v=v, a=a.code))  # type: ignore[union-attr]
+                for a in colors
+            ]
+            rows.append(buttons)
+        extra: list[InlineKeyboardButton] = []
+        for action in legal:
+            if action.kind is Kind.DRAW:
+                pending = int(view.get("pending_draw") or 0)
+                text = t(lang, "btn_take", n=pending) if pending else t(lang, "btn_draw")
+                extra.append(_button(text, Act(t=code, v=v, a="draw")))
+            elif action.kind is Kind.PASS:
+                extra.append(_button(t(lang, "btn_pass"), Act(t=code, v=v, a="pass")))
+            elif action.kind is Kind.CHALLENGE:
+                extra.append(_button(t(lang, "btn_bluff"), Act(t=code, v=v, a="challenge")))
+        if extra:
+            rows.append(extra)
+        for action in legal:
+            if action.kind is Kind.CATCH:
+                label = t(lang, "btn_catch", name=html.unescape(names[action.targets[0]]))
+                rows.append([_button(label, Act(t=code, v=v, a=action.code))])
+        return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+
+
+async def _nothing(message: dict[str, Any]) -> None:
+    return None
+
+
+def _button(text: str, data: Act | Pick | Show | Opt) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data.pack())
+
+
+def _chunks(items: list[InlineKeyboardButton], size: int) -> list[list[InlineKeyboardButton]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _clip(text: str, limit: int = 4000) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _error_text(lang: str, answers: list[dict[str, Any]], escape: bool = True) -> str:
+    """The first error among the service's answers (HTML-escaped for a message)."""
+    errors = [m for m in answers if m.get("type") == "error"]
+    message = str(errors[0].get("message", "?")) if errors else "?"
+    return t(lang, "error", message=html.escape(message) if escape else message)

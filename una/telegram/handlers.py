@@ -1,0 +1,224 @@
+"""The aiogram router: group commands, the typed «uno», and every button."""
+
+from __future__ import annotations
+
+import contextlib
+
+from aiogram import Bot, Dispatcher, F, Router
+from aiogram.exceptions import TelegramAPIError
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message, User
+
+from una.telegram.bridge import ChatRuntime, TelegramUna
+from una.telegram.callbacks import Act, Opt, Pick, Show
+from una.telegram.i18n import t
+from una.telegram.store import UserRow
+
+GROUP = F.chat.type.in_({"group", "supergroup"})
+UNO_TEXT = r"(?i)^\s*(uno|уно|una)"
+ALERT_LIMIT = 200
+
+
+def build_dispatcher(una: TelegramUna) -> Dispatcher:
+    dispatcher = Dispatcher()
+    dispatcher.include_router(build_router(una))
+    return dispatcher
+
+
+def build_router(una: TelegramUna) -> Router:
+    router = Router(name="una")
+
+    async def context(message: Message) -> tuple[ChatRuntime, UserRow] | None:
+        sender = message.from_user
+        if sender is None or sender.is_bot:
+            return None
+        rt = await una.chat(message.chat.id, message.chat.title, sender.language_code)
+        user = await una.user(sender.id, sender.first_name, sender.language_code)
+        # The lobby goes on in a new message when the old one has scrolled away.
+        board = rt.board.message_id
+        rt.want_new = rt.want_new or board is None or message.message_id - board > 3
+        return rt, user
+
+    async def say(rt: ChatRuntime, text: str | None, bot: Bot) -> None:
+        if text:
+            await rt.bucket.take()
+            await bot.send_message(rt.state.chat_id, text)
+
+    @router.message(Command("start"), GROUP)
+    async def start(message: Message, bot: Bot) -> None:
+        found = await context(message)
+        if found:
+            rt, user = found
+            await say(rt, await una.register(rt, user), bot)
+
+    @router.message(Command("start"), F.chat.type == "private")
+    async def private_start(message: Message, command: CommandObject, bot: Bot) -> None:
+        sender = message.from_user
+        payload = command.args or ""
+        if sender is not None and payload.startswith("g"):
+            rt = una.chats.get(int(payload[1:])) if payload[1:].lstrip("-").isdigit() else None
+            if rt is not None and await una.show_hand(rt, sender.id, None) == "ok":
+                return
+        lang = "ru" if (sender and (sender.language_code or "").startswith("ru")) else "en"
+        await message.answer(t(lang, "dm_hello") + "\n\n" + t(lang, "help"))
+
+    @router.message(Command("leave"), GROUP)
+    async def leave(message: Message, bot: Bot) -> None:
+        found = await context(message)
+        if found:
+            rt, user = found
+            await say(rt, await una.leave(rt, user), bot)
+
+    @router.message(Command("addbot"), GROUP)
+    async def addbot(message: Message, bot: Bot) -> None:
+        found = await context(message)
+        if found:
+            await say(found[0], await una.add_bot(found[0], +1), bot)
+
+    @router.message(Command("delbot"), GROUP)
+    async def delbot(message: Message, bot: Bot) -> None:
+        found = await context(message)
+        if found:
+            await say(found[0], await una.add_bot(found[0], -1), bot)
+
+    @router.message(Command("begin"), GROUP)
+    async def begin(message: Message, bot: Bot) -> None:
+        found = await context(message)
+        if found:
+            await say(found[0], await una.begin(found[0]), bot)
+
+    @router.message(Command("stop"), GROUP)
+    async def stop(message: Message, bot: Bot) -> None:
+        found = await context(message)
+        if found:
+            rt, user = found
+            await say(rt, await una.stop(rt, user), bot)
+
+    @router.message(Command("settings"), GROUP)
+    async def settings(message: Message, bot: Bot) -> None:
+        found = await context(message)
+        if found:
+            rt = found[0]
+            await rt.bucket.take()
+            await bot.send_message(
+                rt.state.chat_id, una.settings_text(rt), reply_markup=una.settings_markup(rt)
+            )
+
+    @router.message(Command("rules"), GROUP)
+    async def rules(message: Message, bot: Bot) -> None:
+        found = await context(message)
+        if found:
+            rt = found[0]
+            await say(rt, t(rt.state.lang, "rules", modes=una.modes_text(rt)), bot)
+
+    @router.message(Command("score"), GROUP)
+    async def score(message: Message, bot: Bot) -> None:
+        found = await context(message)
+        if found:
+            await say(found[0], una.score_text(found[0]), bot)
+
+    @router.message(Command("help"))
+    async def help_(message: Message, bot: Bot) -> None:
+        sender = message.from_user
+        lang = "en"
+        if message.chat.type != "private":
+            code = sender.language_code if sender else None
+            rt = await una.chat(message.chat.id, message.chat.title, code)
+            lang = rt.state.lang
+        elif sender and (sender.language_code or "").startswith("ru"):
+            lang = "ru"
+        await message.answer(t(lang, "help"))
+
+    @router.message(GROUP, F.text.regexp(UNO_TEXT))
+    async def uno(message: Message) -> None:
+        sender = message.from_user
+        rt = una.chats.get(message.chat.id)
+        if sender is not None and rt is not None and message.text:
+            await una.uno(rt, sender.id, message.text)
+
+    # ------------------------------------------------------------- buttons
+
+    async def answer(query: CallbackQuery, text: str | None, alert: bool = False) -> None:
+        # A query older than Telegram keeps cannot be answered: nothing to do then.
+        with contextlib.suppress(TelegramAPIError):
+            await query.answer(text[:ALERT_LIMIT] if text else None, show_alert=alert)
+
+    def stale(query: CallbackQuery, rt: ChatRuntime | None) -> str:
+        return t(rt.state.lang if rt else _lang(query.from_user), "stale")
+
+    @router.callback_query(Act.filter())
+    async def act(query: CallbackQuery, callback_data: Act) -> None:
+        rt = una.runtime_of_table(callback_data.t)
+        if rt is None:
+            await answer(query, stale(query, rt))
+            return
+        result = await una.press(rt, query.from_user.id, callback_data)
+        await answer(query, result, alert=result is not None and result != stale(query, rt))
+
+    @router.callback_query(Pick.filter())
+    async def pick(query: CallbackQuery, callback_data: Pick) -> None:
+        rt = una.runtime_of_table(callback_data.t)
+        if rt is None:
+            await answer(query, stale(query, rt))
+            return
+        await answer(query, await una.pick(rt, query.from_user.id, callback_data))
+
+    @router.callback_query(Show.filter())
+    async def show(query: CallbackQuery, callback_data: Show) -> None:
+        rt = una.runtime_of_table(callback_data.t)
+        if rt is None:
+            await answer(query, stale(query, rt))
+            return
+        uid = query.from_user.id
+        result = await una.show_hand(rt, uid, callback_data)
+        lang = rt.state.lang
+        if result == "ok":
+            hand = una.hand_alert(rt, uid) or ""
+            await answer(query, hand + t(lang, "alert_dm"), alert=True)
+        elif result == "no_dm":
+            # The bot may not write first: its private chat opens with a /start payload.
+            hand = una.hand_alert(rt, uid) or ""
+            url = f"https://t.me/{await una.username()}?start=g{rt.state.chat_id}"
+            try:
+                await query.answer(hand[:ALERT_LIMIT] or None, url=url)
+            except TelegramAPIError:
+                await answer(query, hand, alert=True)
+        elif result == "stale":
+            await answer(query, t(lang, "stale"))
+        else:
+            await answer(query, t(lang, "not_player"), alert=True)
+
+    @router.callback_query(Opt.filter())
+    async def option(query: CallbackQuery, callback_data: Opt, bot: Bot) -> None:
+        rt = una.chats.get(callback_data.c)
+        if rt is None or callback_data.v != rt.state.revision:
+            await answer(query, stale(query, rt))
+            return
+        key = callback_data.k
+        sender = query.from_user
+        if key == "join":
+            user = await una.user(sender.id, sender.first_name, sender.language_code)
+            await answer(query, await una.register(rt, user))
+        elif key == "bot":
+            await answer(query, await una.add_bot(rt, +1))
+        elif key == "begin":
+            reply = await una.begin(rt)
+            await answer(query, reply, alert=reply is not None)
+        else:
+            error = await una.toggle(rt, key)
+            await answer(query, error, alert=error is not None)
+            if error is None and query.message is not None:
+                await rt.bucket.take()
+                with contextlib.suppress(TelegramAPIError):
+                    await bot.edit_message_text(
+                        una.settings_text(rt),
+                        chat_id=rt.state.chat_id,
+                        message_id=query.message.message_id,
+                        reply_markup=una.settings_markup(rt),
+                    )
+
+    return router
+
+
+def _lang(user: User | None) -> str:
+    return "ru" if user and (user.language_code or "").startswith("ru") else "en"

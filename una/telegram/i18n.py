@@ -1,0 +1,325 @@
+"""Russian and English texts of the Telegram bot, cards as emoji plus text, and events.
+
+A small dict of our own (no gettext catalogs): :func:`t` looks a key up in the chat's
+language and formats it.
+
+>>> t("en", "registered", name="Ann", count=2)
+'Ann is in the game (2 registered).'
+>>> from una.engine import Card
+>>> card_label(Card.parse("R7")), card_label(Card.parse("BD2")), card_label(Card.parse("W4"))
+('🟥 7', '🟦 +2', '🌈 +4')
+>>> card_label(Card.parse("GR")), card_label(Card.parse("YS")), card_label(Card.parse("W"))
+('🟩 🔄', '🟨 🚫', '🌈')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from una.engine import Card, Color
+from una.engine import events as ev
+from una.engine.events import Event
+
+LANGS = ("ru", "en")
+
+COLOR_EMOJI = {"R": "🟥", "Y": "🟨", "G": "🟩", "B": "🟦"}
+COLOR_WORD = {
+    "en": {"R": "red", "Y": "yellow", "G": "green", "B": "blue"},
+    "ru": {"R": "красный", "Y": "жёлтый", "G": "зелёный", "B": "синий"},
+}
+_SYMBOLS = {"S": "🚫", "R": "🔄", "D2": "+2", "D4": "+4"}
+
+
+def lang_of(code: str | None) -> str:
+    """The bot's language for a Telegram ``language_code``: Russian for ru/uk/be, else English.
+
+    >>> lang_of("ru-RU"), lang_of("en"), lang_of(None)
+    ('ru', 'en', 'en')
+    """
+    if code and code.split("-")[0].lower() in ("ru", "uk", "be", "kk"):
+        return "ru"
+    return "en"
+
+
+def card_label(card: Card) -> str:
+    """A card as emoji plus text: ``🟥 7``, ``🟦 +2``, ``🌈 +4``, ``🟩 🔄``, ``🟨 🚫``."""
+    if card.symbol == "W":
+        return "🌈"
+    if card.symbol == "W4":
+        return "🌈 +4"
+    if card.color is not None and card.code == card.color.value + card.symbol:
+        return f"{COLOR_EMOJI[card.color.value]} {_SYMBOLS.get(card.symbol, card.symbol)}"
+    return card.code  # the mutant cards of other presets: their code
+
+
+def color_label(color: Color | str | None, lang: str) -> str:
+    if color is None:
+        return "—"
+    letter = color.value if isinstance(color, Color) else color
+    return f"{COLOR_EMOJI[letter]} {COLOR_WORD[lang][letter]}"
+
+
+def plural_cards(lang: str, n: int) -> str:
+    """``n`` cards with the right Russian plural.
+
+    >>> plural_cards("ru", 1), plural_cards("ru", 3), plural_cards("ru", 5), plural_cards("en", 1)
+    ('1 карту', '3 карты', '5 карт', '1 card')
+    """
+    if lang == "en":
+        return f"{n} card" if n == 1 else f"{n} cards"
+    if n % 10 == 1 and n % 100 != 11:
+        return f"{n} карту"
+    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
+        return f"{n} карты"
+    return f"{n} карт"
+
+
+TEXTS: dict[str, dict[str, str]] = {
+    "help": {
+        "en": (
+            "<b>Una — UNO in this chat</b>\n"
+            "/start — register for the game\n/leave — leave the game\n"
+            "/addbot — add a computer player, /delbot — remove one\n"
+            "/begin — deal (two or more players)\n/stop — end the game\n"
+            "/settings — modes and language\n/rules — the rules\n/score — the scores\n\n"
+            "Press «🃏 My cards» to see your hand privately and play with buttons. "
+            "With one card left, write «uno» in the chat before the next player moves."
+        ),
+        "ru": (
+            "<b>Una — УНО в этом чате</b>\n"
+            "/start — регистрация на игру\n/leave — выход из игры\n"
+            "/addbot — добавить бота, /delbot — убрать бота\n"
+            "/begin — раздать карты (от двух игроков)\n/stop — закончить игру\n"
+            "/settings — режимы и язык\n/rules — правила\n/score — очки\n\n"
+            "Нажмите «🃏 Мои карты», чтобы увидеть свои карты и ходить кнопками. "
+            "Когда остаётся одна карта, напишите в чат «уно», пока не походил следующий."
+        ),
+    },
+    "rules": {
+        "en": (
+            "<b>Rules</b>\nPlay a card of the same color or symbol, or a wild. Nothing to play: "
+            "«Draw»; a drawn card that fits may be played at once. 🚫 skips the next player, "
+            "🔄 reverses, +2 makes the next player draw 2 (answer it with your own +2), 🌈 names "
+            "a color, 🌈 +4 also makes the next player draw 4 — only allowed without a card of "
+            "the current color: press «🤥 Bluff!» to check (guilty: she draws 4; honest: you "
+            "draw 6).\nScore: the points you discarded minus the points left in your hand "
+            "(numbers face value, 🚫 🔄 +2 — 10, 🌈 — 20).\n<b>Now</b>: {modes}"
+        ),
+        "ru": (
+            "<b>Правила</b>\nКладите карту того же цвета или значения, или джокер. Нечем "
+            "ходить — «Взять»; подходящую взятую карту можно сразу сыграть. 🚫 — пропуск хода, "
+            "🔄 — смена направления, +2 — следующий берёт две (можно спастись своей +2), 🌈 — "
+            "смена цвета, 🌈 +4 — следующий берёт четыре; кладётся, только если нет карты "
+            "текущего цвета: нажмите «🤥 Блеф!», чтобы проверить (блеф — он берёт 4, честно — "
+            "вы берёте 6).\nОчки: сумма скинутых карт минус сумма карт на руках (0-9 по "
+            "номиналу, 🚫 🔄 +2 — 10, 🌈 — 20).\n<b>Сейчас</b>: {modes}"
+        ),
+    },
+    "registered": {"en": "{name} is in the game ({count} registered).",
+                   "ru": "{name} в игре (зарегистрировано: {count})."},
+    "already": {"en": "{name}, you are registered already.",
+                "ru": "{name}, вы уже зарегистрированы."},
+    "full": {"en": "The game is full (10 players).", "ru": "Мест нет (10 игроков)."},
+    "next_game": {"en": "A game is being played; {name} is registered for the next one.",
+                  "ru": "Идёт игра; {name} зарегистрирован(а) на следующую."},
+    "left": {"en": "{name} leaves the game.", "ru": "{name} выходит из игры."},
+    "left_bot": {"en": "{name} leaves the game; a computer player takes the seat.",
+                 "ru": "{name} выходит из игры; за него/неё играет бот."},
+    "not_registered": {"en": "You are not registered.", "ru": "Вы не зарегистрированы."},
+    "bot_added": {"en": "A computer player joins ({count} players).",
+                  "ru": "Бот присоединился (игроков: {count})."},
+    "bot_removed": {"en": "A computer player leaves ({count} players).",
+                    "ru": "Бот ушёл (игроков: {count})."},
+    "no_bots": {"en": "There is no computer player to remove.", "ru": "Ботов нет."},
+    "too_few": {"en": "At least two players are needed: /start to register, /addbot for a "
+                      "computer player.",
+                "ru": "Нужно хотя бы два игрока: /start — регистрация, /addbot — бот."},
+    "no_humans": {"en": "Register first (/start).", "ru": "Сначала зарегистрируйтесь (/start)."},
+    "playing": {"en": "A game is being played already.", "ru": "Игра уже идёт."},
+    "no_game": {"en": "No game is being played. /start to register, /begin to deal.",
+                "ru": "Игра не идёт. /start — регистрация, /begin — раздать карты."},
+    "stopped": {"en": "⏹ The game is stopped by {name}.", "ru": "⏹ {name} останавливает игру."},
+    "not_player": {"en": "You do not play in this game.", "ru": "Вы не играете в этой игре."},
+    "stale": {"en": "This button is out of date.", "ru": "Эта кнопка устарела."},
+    "settings_locked": {"en": "Modes change between games.",
+                        "ru": "Режимы меняются между играми."},
+    "settings_title": {"en": "<b>Settings</b> (for the next game)",
+                       "ru": "<b>Настройки</b> (для следующей игры)"},
+    "lobby_title": {"en": "<b>🃏 UNO</b> — registration", "ru": "<b>🃏 УНО</b> — регистрация"},
+    "lobby_players": {"en": "Players", "ru": "Игроки"},
+    "lobby_none": {"en": "nobody yet", "ru": "пока никого"},
+    "lobby_hint": {"en": "/start or «Join» to register, /begin to deal.",
+                   "ru": "/start или «Играю» — регистрация, /begin — раздать."},
+    "btn_join": {"en": "✋ Join", "ru": "✋ Играю"},
+    "btn_bot": {"en": "🤖 + bot", "ru": "🤖 + бот"},
+    "btn_begin": {"en": "▶ Deal", "ru": "▶ Раздать"},
+    "btn_show": {"en": "🃏 My cards", "ru": "🃏 Мои карты"},
+    "btn_draw": {"en": "📥 Draw", "ru": "📥 Взять"},
+    "btn_take": {"en": "📥 Take {n}", "ru": "📥 Взять {n}"},
+    "btn_pass": {"en": "⏭ Pass", "ru": "⏭ Пас"},
+    "btn_bluff": {"en": "🤥 Bluff!", "ru": "🤥 Блеф!"},
+    "btn_catch": {"en": "🫵 Catch {name}", "ru": "🫵 Поймать {name}"},
+    "btn_next": {"en": "▶ Next hand", "ru": "▶ Следующий раунд"},
+    "btn_back": {"en": "↩ Back", "ru": "↩ Назад"},
+    "btn_swap": {"en": "🔁 {name}", "ru": "🔁 {name}"},
+    "mode_first_out": {"en": "🏁 To the first winner", "ru": "🏁 До первого победителя"},
+    "mode_to_the_last": {"en": "🏁 To the last", "ru": "🏁 До последнего"},
+    "mode_uno_manual": {"en": "✍ «Uno» by hand", "ru": "✍ «Уно» руками"},
+    "mode_uno_auto": {"en": "🤖 «Uno» automatic", "ru": "🤖 «Уно» автоматически"},
+    "mode_jump_in": {"en": "⚡ Jump-in", "ru": "⚡ Вмешательство"},
+    "mode_seven_zero": {"en": "7️⃣ 7/0", "ru": "7️⃣ 7/0"},
+    "mode_stack": {"en": "➕ Stack +2", "ru": "➕ +2 на +2"},
+    "mode_target": {"en": "🎯 To {n} points", "ru": "🎯 До {n} очков"},
+    "mode_lang": {"en": "🇬🇧 English", "ru": "🇷🇺 Русский"},
+    "on": {"en": "on", "ru": "вкл"},
+    "off": {"en": "off", "ru": "выкл"},
+    "hand": {"en": "Hand {n}", "ru": "Раунд {n}"},
+    "top": {"en": "On the pile", "ru": "На столе"},
+    "color_now": {"en": "color", "ru": "цвет"},
+    "turn": {"en": "Turn", "ru": "Ходит"},
+    "pending": {"en": "waits: +{n}", "ru": "копится: +{n}"},
+    "deck": {"en": "deck {n}", "ru": "колода {n}"},
+    "scores": {"en": "Scores", "ru": "Очки"},
+    "score_none": {"en": "No scores yet.", "ru": "Очков пока нет."},
+    "uno_mark": {"en": "UNO!", "ru": "УНО!"},
+    "out_mark": {"en": "out", "ru": "вышел"},
+    "timer": {"en": "⏱ {n} s per turn", "ru": "⏱ {n} с на ход"},
+    "your_cards": {"en": "<b>Your cards</b> ({n})", "ru": "<b>Ваши карты</b> ({n})"},
+    "your_turn": {"en": "👉 Your turn!", "ru": "👉 Ваш ход!"},
+    "not_your_turn": {"en": "Waiting for {name}.", "ru": "Ходит {name}."},
+    "you_drew": {"en": "You drew {card}: play it or pass.",
+                 "ru": "Вы взяли {card}: сыграйте её или пас."},
+    "pick_color": {"en": "Pick a color:", "ru": "Выберите цвет:"},
+    "pick_player": {"en": "Swap hands with:", "ru": "Поменяться картами с:"},
+    "in_chat": {"en": "game in «{title}»", "ru": "игра в «{title}»"},
+    "alert_hand": {"en": "Your cards: {cards}", "ru": "Ваши карты: {cards}"},
+    "alert_dm": {"en": "\nButtons are in our private chat.",
+                 "ru": "\nКнопки — в личном чате с ботом."},
+    "dm_hello": {"en": "Hi! Start a game in a group: add me there and write /start.",
+                 "ru": "Привет! Играть — в группе: добавьте меня туда и напишите /start."},
+    "dm_over": {"en": "The game is over.", "ru": "Игра окончена."},
+    "restored": {"en": "♻ The game goes on after a restart of the bot.",
+                 "ru": "♻ Игра продолжается после перезапуска бота."},
+    "timed_out": {"en": "⏰ {name} is too slow: the computer plays for her.",
+                  "ru": "⏰ {name} не успевает: за него/неё ходит компьютер."},
+    "auto_on": {"en": "⏰ {name} timed out three times: the computer plays on for her.",
+                "ru": "⏰ {name} трижды не успел(а): дальше за него/неё играет компьютер."},
+    "error": {"en": "Refused: {message}", "ru": "Нельзя: {message}"},
+    "bot_name": {"en": "🤖 Bot {n}", "ru": "🤖 Бот {n}"},
+    "final": {"en": "🎉 <b>{name} wins the game!</b>", "ru": "🎉 <b>{name} побеждает в игре!</b>"},
+    "new_game_hint": {"en": "/begin for another game, /settings to change the modes.",
+                      "ru": "/begin — ещё игра, /settings — режимы."},
+    "dealing_soon": {"en": "Next hand in a moment…", "ru": "Скоро следующий раунд…"},
+}  # fmt: skip
+
+
+def t(lang: str, key: str, **values: Any) -> str:
+    """The text ``key`` in ``lang`` (English when missing), formatted with ``values``."""
+    entry = TEXTS[key]
+    text = entry.get(lang) or entry["en"]
+    return text.format(**values) if values else text
+
+
+# ------------------------------------------------------------------ events
+
+_EVENT_TEXTS: dict[str, dict[str, str]] = {
+    "hand": {"en": "🃏 Hand {n}: {dealer} deals", "ru": "🃏 Раунд {n}: раздаёт {dealer}"},
+    "turned": {"en": "First card: {card}", "ru": "Первая карта: {card}"},
+    "returned": {"en": "{card} goes back into the deck", "ru": "{card} уходит обратно в колоду"},
+    "played": {"en": "{who}: {card}", "ru": "{who}: {card}"},
+    "named": {"en": " → {color}", "ru": " → {color}"},
+    "drew": {"en": "{who} draws {cards}", "ru": "{who} берёт {cards}"},
+    "drew_penalty": {"en": "{who} takes {cards}", "ru": "{who} забирает {cards}"},
+    "drew_challenge": {"en": "{who} draws {cards} (bluff check)",
+                       "ru": "{who} берёт {cards} (проверка на блеф)"},
+    "drew_catch": {"en": "{who} draws {cards} for a missed «Uno»",
+                   "ru": "{who} берёт {cards} за несказанное «Уно»"},
+    "passed": {"en": "{who} passes", "ru": "{who} пасует"},
+    "color": {"en": "{who} names {color}", "ru": "{who} выбирает {color}"},
+    "reverted": {"en": "The color goes back to {color}", "ru": "Цвет снова {color}"},
+    "skipped": {"en": "{who} misses a turn 🚫", "ru": "{who} пропускает ход 🚫"},
+    "direction": {"en": "Play changes direction 🔄", "ru": "Направление меняется 🔄"},
+    "pending": {"en": "{who} must take {n} or answer", "ru": "{who} берёт {n} или отвечает"},
+    "swap": {"en": "{a} and {b} swap hands", "ru": "{a} и {b} меняются картами"},
+    "rotate": {"en": "Every hand passes on", "ru": "Все передают карты по кругу"},
+    "guilty": {"en": "🤥 {c} checks {a}: a bluff!", "ru": "🤥 {c} проверяет {a}: блеф!"},
+    "honest": {"en": "🤥 {c} checks {a}: honest", "ru": "🤥 {c} проверяет {a}: честно"},
+    "revealed": {"en": "{a} shows the hand to {b}", "ru": "{a} показывает карты {b}"},
+    "uno": {"en": "📢 {who}: UNO!", "ru": "📢 {who}: УНО!"},
+    "caught": {"en": "🫵 {c} catches {who} without «Uno»",
+               "ru": "🫵 {c} ловит {who} без «Уно»"},
+    "catch_failed": {"en": "{c} tries to catch {who}: no", "ru": "{c} ловит {who}: мимо"},
+    "reshuffled": {"en": "The pile is shuffled into the deck",
+                   "ru": "Сброс перемешан в колоду"},
+    "hand_won": {"en": "🏆 {who} wins the hand", "ru": "🏆 {who} выигрывает раунд"},
+    "blocked": {"en": "🧱 The hand is blocked; {who} counts as out",
+                "ru": "🧱 Ходов нет; раунд за {who}"},
+    "points": {"en": "Points this hand: {points}", "ru": "Очки за раунд: {points}"},
+    "match_won": {"en": "🎉 {who} wins the game!", "ru": "🎉 {who} побеждает в игре!"},
+}  # fmt: skip
+
+
+def _e(lang: str, key: str, **values: Any) -> str:
+    entry = _EVENT_TEXTS[key]
+    return (entry.get(lang) or entry["en"]).format(**values)
+
+
+def describe(event: Event, names: Sequence[str], lang: str) -> str:
+    """One line for an event as the group sees it (pass ``event.visible_to(None)``)."""
+    n = names
+    if isinstance(event, ev.HandStarted):
+        return _e(lang, "hand", n=event.hand_number, dealer=n[event.dealer])
+    if isinstance(event, ev.CardTurned):
+        return _e(lang, "turned", card=card_label(event.card))
+    if isinstance(event, ev.FirstCardReturned):
+        return _e(lang, "returned", card=card_label(event.card))
+    if isinstance(event, ev.CardPlayed):
+        text = _e(lang, "played", who=n[event.seat], card=card_label(event.card))
+        if event.color is not None:
+            text += _e(lang, "named", color=COLOR_EMOJI[event.color.value])
+        return text
+    if isinstance(event, ev.CardsDrawn):
+        key = {"penalty": "drew_penalty", "challenge": "drew_challenge", "catch": "drew_catch",
+               "bad_catch": "drew_catch"}.get(event.reason, "drew")  # fmt: skip
+        cards = plural_cards(lang, event.count)
+        if event.cards:
+            cards += " (" + ", ".join(card_label(c) for c in event.cards) + ")"
+        return _e(lang, key, who=n[event.seat], cards=cards)
+    if isinstance(event, ev.Passed):
+        return _e(lang, "passed", who=n[event.seat])
+    if isinstance(event, ev.ColorChosen):
+        return _e(lang, "color", who=n[event.seat], color=color_label(event.color, lang))
+    if isinstance(event, ev.ColorReverted):
+        return _e(lang, "reverted", color=color_label(event.color, lang))
+    if isinstance(event, ev.Skipped):
+        return _e(lang, "skipped", who=n[event.seat])
+    if isinstance(event, ev.DirectionChanged):
+        return _e(lang, "direction")
+    if isinstance(event, ev.DrawPending):
+        return _e(lang, "pending", who=n[event.seat], n=event.total)
+    if isinstance(event, ev.HandsMoved):
+        if len(event.moves) == 2 and event.moves[0] == event.moves[1][::-1]:
+            a, b = event.moves[0]
+            return _e(lang, "swap", a=n[a], b=n[b])
+        return _e(lang, "rotate")
+    if isinstance(event, ev.Challenged):
+        key = "guilty" if event.guilty else "honest"
+        return _e(lang, key, c=n[event.challenger], a=n[event.accused])
+    if isinstance(event, ev.HandRevealed):
+        return _e(lang, "revealed", a=n[event.seat], b=n[event.to])
+    if isinstance(event, ev.UnoCalled):
+        return _e(lang, "uno", who=n[event.seat])
+    if isinstance(event, ev.UnoCaught):
+        return _e(lang, "caught", c=n[event.catcher], who=n[event.seat])
+    if isinstance(event, ev.CatchFailed):
+        return _e(lang, "catch_failed", c=n[event.catcher], who=n[event.seat])
+    if isinstance(event, ev.Reshuffled):
+        return _e(lang, "reshuffled")
+    if isinstance(event, ev.HandEnded):
+        key = "blocked" if event.blocked else "hand_won"
+        points = ", ".join(f"{name} {p:+d}" for name, p in zip(n, event.points, strict=False))
+        return _e(lang, key, who=n[event.winner]) + "\n" + _e(lang, "points", points=points)
+    if isinstance(event, ev.MatchEnded):
+        return _e(lang, "match_won", who=n[event.winner])
+    return event.describe(names)

@@ -1,0 +1,96 @@
+"""The webhook mode: Telegram posts updates to ``una serve``, whose room service plays them.
+
+In ``create_app``'s lifespan, once the service is restored::
+
+    telegram = await mount(app, service, os.environ["UNA_TELEGRAM_TOKEN"])
+    ...
+    await telegram.close()
+
+``mount`` adds ``POST /telegram/webhook`` (``path``) to the app; with ``public_url`` (or
+``UNA_TELEGRAM_WEBHOOK_URL``, the server's public base URL) it also calls ``setWebhook``.
+``secret`` (or ``UNA_TELEGRAM_SECRET``) is checked against Telegram's
+``X-Telegram-Bot-Api-Secret-Token`` header. ``UNA_TELEGRAM_API_URL`` names a custom Bot API
+server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiogram import Bot, Dispatcher
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from una.server.rooms import RoomService
+from una.telegram.bridge import Options, TelegramUna
+from una.telegram.handlers import build_dispatcher
+from una.telegram.runner import make_bot, set_commands
+
+log = logging.getLogger("una.telegram")
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+
+
+@dataclass
+class TelegramWebhook:
+    """What :func:`mount` started; ``close()`` it when the server stops."""
+
+    bot: Bot
+    una: TelegramUna
+    dispatcher: Dispatcher
+    secret: str | None
+    tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+
+    async def endpoint(self, request: Request) -> Response:
+        if self.secret is not None:
+            given = request.headers.get(SECRET_HEADER, "")
+            if not hmac.compare_digest(given, self.secret):
+                return JSONResponse({"error": "bad secret"}, status_code=403)
+        try:
+            update = await request.json()
+        except ValueError:
+            return JSONResponse({"error": "JSON expected"}, status_code=400)
+        # Answer Telegram at once; the update is handled beside it.
+        task = asyncio.create_task(self.dispatcher.feed_raw_update(self.bot, update))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return JSONResponse({"ok": True})
+
+    async def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        await self.una.close()
+        await self.bot.session.close()
+
+
+async def mount(
+    app: Starlette,
+    service: RoomService,
+    token: str,
+    *,
+    path: str = "/telegram/webhook",
+    public_url: str | None = None,
+    secret: str | None = None,
+    api_url: str | None = None,
+    options: Options | None = None,
+) -> TelegramWebhook:
+    """Start the adapter on ``service`` and route Telegram's updates to it."""
+    public_url = public_url or os.environ.get("UNA_TELEGRAM_WEBHOOK_URL")
+    secret = secret or os.environ.get("UNA_TELEGRAM_SECRET")
+    api_url = api_url or os.environ.get("UNA_TELEGRAM_API_URL")
+    bot = make_bot(token, api_url)
+    una = TelegramUna(bot, service, options or Options(bot_delay=service.bot_delay))
+    await una.start()
+    hook = TelegramWebhook(bot, una, build_dispatcher(una), secret)
+    app.router.routes.append(Route(path, hook.endpoint, methods=["POST"]))
+    if public_url:
+        await set_commands(bot)
+        await bot.set_webhook(public_url.rstrip("/") + path, secret_token=secret)
+        log.info("Telegram webhook at %s%s", public_url, path)
+    return hook
