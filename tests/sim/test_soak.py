@@ -37,3 +37,20 @@ def test_the_recycled_card_livelocks_the_soak_found_now_end() -> None:
         report = SoakReport()
         soak_game(seed, report)
         assert report.failures == [], report.failures
+
+
+def test_the_jump_in_livelock_now_ends() -> None:
+    """Alupula with jump-in: the draw pile empty, the victim of a Draw Two draws the one card
+    under the top (an identical Draw Two) and jumps in with it, round and round. Cards taken
+    as the last drawable ones and played back are idle turns, so the hand ends blocked."""
+    import random
+
+    from una.bots import make_bot
+    from una.engine import Game
+    from una.sim.driver import Table
+
+    game = Game({"preset": "alupula", "jump_in": True}, 3, seed=282)
+    bots = [make_bot("heuristic") for _ in range(3)]
+    rngs = [random.Random(282 + seat) for seat in range(3)]
+    Table(game, bots, rngs, max_actions=2000).play_hand()
+    assert game.hand_over and game.hand_result is not None and game.hand_result.blocked

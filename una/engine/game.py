@@ -183,7 +183,8 @@ class Game:
         self.false_uno = [False] * n
         self.reveals: list[tuple[int, int, tuple[Card, ...] | None]] = []
         self.idle_turns = 0
-        self.recycled = False  # this turn drew the last drawable card (see _draw)
+        # Per player, the cards she took when she drew the last drawable ones (draw_cards).
+        self.recycled: list[list[Card]] = [[] for _ in range(n)]
         self.ranking: list[int] = []
         self.nagasaki_lock: int | None = None
         self.hand_result = None
@@ -232,6 +233,7 @@ class Game:
             "discard_points", "owes_uno", "called_uno", "false_uno", "reveals", "ranking",
         ):  # fmt: skip
             setattr(twin, name, list(getattr(self, name)))
+        twin.recycled = [list(cards) for cards in self.recycled]
         twin._events = []
         return twin
 
@@ -311,6 +313,9 @@ class Game:
         pile = self.draw_pile
         hand = self.hands[seat]
         drawn: list[Card] = []
+        # Taking every card there is to draw is no progress by itself: those cards can only
+        # come back to the pile. If the player plays one of them back, that play is idle too.
+        exhausting = len(pile) + len(self.discard) - 1 <= count
         for _ in range(count):
             if not pile:
                 if len(self.discard) <= 1:
@@ -320,7 +325,9 @@ class Game:
             card = pile.pop()
             hand.append(card)
             drawn.append(card)
-        if drawn:
+        if exhausting:
+            self.recycled[seat].extend(drawn)
+        elif drawn:
             self.idle_turns = 0
         self._events.append(CardsDrawn(seat, tuple(drawn), reason))
         return drawn
@@ -823,8 +830,13 @@ class Game:
         elif not effect.keeps_color_now(self):
             self.color = card.color
         self.drawn = None
-        recycled, self.recycled = self.recycled, False
-        self.idle_turns = self.idle_turns + 1 if recycled else 0
+        recycled = card in self.recycled[seat]
+        if recycled:
+            # A card drawn as the last drawable one and played straight back: no progress.
+            self.recycled[seat].remove(card)
+            self.idle_turns += 1
+        else:
+            self.idle_turns = 0
         self._events.append(CardPlayed(seat, card, action.color))
         if not hand:
             self._last_card(seat, card, action)
@@ -868,11 +880,6 @@ class Game:
         self._end_hand(blocked=False)
 
     def _draw(self, seat: int) -> None:
-        idle = self.idle_turns
-        # Drawing the last card there is to draw and playing it straight back changes
-        # nothing: two players could trade the same two cards forever. Such a turn counts
-        # as idle for the blocked-hand rule (see docs/rules.md).
-        scarce = len(self.draw_pile) + len(self.discard) - 1 <= 1
         drawn = self.draw_cards(seat, 1, "draw")
         if self.rules.draw_until_playable:
             while drawn and not self._honest(seat, drawn[-1]) and self.can_draw():
@@ -886,16 +893,12 @@ class Game:
         ):
             self.phase = Phase.DRAWN
             self.drawn = card
-            if scarce:
-                self.idle_turns = idle
-                self.recycled = True
         else:
             # Nothing to decide: the drawn card cannot be played, so the turn passes.
             self._events.append(Passed(seat))
             self.start_turn(self.next_seat(seat))
 
     def _pass(self, seat: int) -> None:
-        self.recycled = False
         self._events.append(Passed(seat))
         if self.phase is Phase.PLAY:
             # Nothing could be drawn: an idle turn. A whole round of them blocks the hand.

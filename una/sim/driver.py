@@ -71,10 +71,13 @@ class Table:
         self.listener = listener
         self.max_actions = max_actions
         self.actions = 0
+        self._limit = max_actions  # the action count at which the current hand is stuck
         self.turns = [0] * game.n
         self._rotation = 0
 
     def apply(self, seat: int, action: Action) -> list[Event]:
+        if self.actions >= self._limit:
+            raise StuckGame(f"no end after {self.max_actions} actions: {self.game!r}")
         events = self.game.apply(seat, action)
         self.actions += 1
         if action.kind in TURN_KINDS:
@@ -124,10 +127,9 @@ class Table:
     def play_hand(self) -> HandEnded:
         """Play until the hand is over; returns its result."""
         game = self.game
-        limit = self.actions + self.max_actions
+        # Checked in apply(), so that endless out-of-turn actions are caught too.
+        self._limit = self.actions + self.max_actions
         while not game.hand_over:
-            if self.actions > limit:
-                raise StuckGame(f"no end after {self.max_actions} actions: {game!r}")
             self.step()
         assert game.hand_result is not None
         return game.hand_result
