@@ -7,6 +7,9 @@ views beyond what each game's own loop builds:
 * Una: ``Game(...)``, then ``legal_actions(seat)`` + ``apply(seat, action)`` until the hand
   is over (:func:`una.sim.bench.playout`), under the full official rules (bluffs and
   challenges, UNO calls, the drawn-card decision, scoring);
+* Una's compiled core (``una/engine/_fastcore.c``, when it is built): the same hands, rules
+  and policy, with the whole loop, policy included, in C
+  (:func:`una.sim.bench.core_playout`), while RLCard's loop (and policy) is Python;
 * RLCard: ``UnoGame.init_game()``, then ``get_legal_actions()`` + ``step(action)`` until
   ``is_over()``; its rules are simplified (no challenge, no UNO call, a drawn card that fits
   is played for you, no scoring). Its random choices use Python's ``random`` like ours
@@ -27,7 +30,7 @@ import sys
 import time
 from typing import Any
 
-from una.sim.bench import Throughput, playout
+from una.sim.bench import Throughput, core_playout, playout
 
 
 def rlcard_playout(players: int, games: int, seed: int = 0) -> Throughput:
@@ -52,17 +55,24 @@ def rlcard_playout(players: int, games: int, seed: int = 0) -> Throughput:
 def compare(players: int, games: int, rounds: int, seed: int) -> dict[str, Any]:
     best: dict[str, Throughput] = {}
     for round_ in range(rounds):
-        for name, run in (("una", playout), ("rlcard", rlcard_playout)):
+        for name, run in (("una", playout), ("rlcard", rlcard_playout), ("core", core_playout)):
             result = run(players, games, seed + round_)
-            if name not in best or result.seconds < best[name].seconds:
+            if result is not None and (name not in best or result.seconds < best[name].seconds):
                 best[name] = result
     una, rl = best["una"], best["rlcard"]
-    return {
+    out: dict[str, Any] = {
         "players": players,
         "una": una.to_json(),
         "rlcard": rl.to_json(),
         "ratio_games_per_second": round(una.games_per_second / rl.games_per_second, 3),
     }
+    core = best.get("core")
+    if core is not None:
+        out["core"] = core.to_json()
+        out["ratio_core_games_per_second"] = round(
+            core.games_per_second / rl.games_per_second, 2
+        )
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,16 +94,25 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"rlcard": rlcard.__version__, "runs": runs}))
         return 0
     print(f"RLCard {rlcard.__version__}; {args.games} hands per round, best of {args.rounds}")
-    header = f"{'players':>7} {'engine':>7} {'games/s':>9} {'moves/s':>10} {'moves/game':>10}"
+    header = f"{'players':>7} {'engine':>8} {'games/s':>9} {'moves/s':>11} {'moves/game':>10}"
     print(header)
     for run in runs:
-        for name in ("una", "rlcard"):
+        for name, label in (("una", "una"), ("core", "una (C)"), ("rlcard", "rlcard")):
+            if name not in run:
+                continue
             r = run[name]
             print(
-                f"{run['players']:>7} {name:>7} {r['games_per_second']:>9,.0f} "
-                f"{r['moves_per_second']:>10,.0f} {r['moves_per_game']:>10.1f}"
+                f"{run['players']:>7} {label:>8} {r['games_per_second']:>9,.0f} "
+                f"{r['moves_per_second']:>11,.0f} {r['moves_per_game']:>10.1f}"
             )
         print(f"{'':>7} ratio una/rlcard (games/s): {run['ratio_games_per_second']:.2f}x")
+        if "core" in run:
+            print(
+                f"{'':>7} ratio una (C core)/rlcard (games/s): "
+                f"{run['ratio_core_games_per_second']:.1f}x"
+            )
+        else:
+            print(f"{'':>7} (the C core is not built: see docs/benchmarks.md)")
     return 0
 
 

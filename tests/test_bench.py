@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from una.sim.bench import playout
+from una.engine import fast
+from una.sim.bench import core_playout, playout
 
 ROOT = Path(__file__).resolve().parent.parent
 UNA = Path(sys.executable).parent / "una"
@@ -20,6 +21,16 @@ def test_playout_counts() -> None:
     assert result.games == 5 and result.moves >= 5 and result.players == 4
     assert result.moves_per_game == result.moves / 5
     assert set(result.to_json()) >= {"games_per_second", "moves_per_second", "moves_per_game"}
+    assert result.engine == "python"
+
+
+def test_core_playout_counts() -> None:
+    result = core_playout(3, 4, seed=2)
+    if not fast.available():
+        assert result is None
+        return
+    assert result is not None and result.engine == "c" and result.to_json()["engine"] == "c"
+    assert result.games == 4 and result.moves == fast.random_playouts(3, 4, seed=2).moves
 
 
 def test_una_bench_json() -> None:
@@ -27,8 +38,13 @@ def test_una_bench_json() -> None:
         [str(UNA), "bench", "--games", "3", "--json"], capture_output=True, text=True,
         timeout=60, check=True,
     )  # fmt: skip
-    runs = json.loads(out.stdout)["runs"]
+    data = json.loads(out.stdout)
+    runs = data["runs"]
     assert [r["players"] for r in runs] == [2, 4] and all(r["games"] == 3 for r in runs)
+    assert all(r["engine"] == "python" for r in runs)
+    cores = data["core_runs"]
+    assert [r["players"] for r in cores] == ([2, 4] if fast.available() else [])
+    assert all(r["engine"] == "c" and r["games"] == 3 for r in cores)
 
 
 def test_una_bench_table_and_soak() -> None:
@@ -36,7 +52,8 @@ def test_una_bench_table_and_soak() -> None:
         [str(UNA), "bench", "--games", "2", "--players", "3"], capture_output=True, text=True,
         timeout=60, check=True,
     )  # fmt: skip
-    assert "games/s" in out.stdout
+    assert "games/s" in out.stdout and "Python" in out.stdout
+    assert ("C core" in out.stdout) == fast.available()
     soak = subprocess.run(
         [str(UNA), "bench", "--soak", "20", "--json"], capture_output=True, text=True,
         timeout=120, check=False,
@@ -56,3 +73,5 @@ def test_engine_vs_rlcard_runs() -> None:
     runs = json.loads(out.stdout)["runs"]
     assert [r["players"] for r in runs] == [2, 4]
     assert all(r["ratio_games_per_second"] > 0 for r in runs)
+    if fast.available():
+        assert all(r["ratio_core_games_per_second"] > 0 for r in runs)

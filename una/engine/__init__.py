@@ -1,4 +1,5 @@
-"""The Una rules engine: pure Python, standard library only, no I/O.
+"""The Una rules engine: pure Python, standard library only, no I/O; an optional compiled
+core plays random playouts of the standard rules (:mod:`una.engine.fast`).
 
 >>> from una.engine import Game
 >>> game = Game("standard", players=3, seed=42)

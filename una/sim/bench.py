@@ -5,6 +5,10 @@ act, the ``random`` bot's policy on that list (:func:`una.bots.random_bot.pick`:
 uniformly random play, a draw only when there is none), ``apply``; one hand per game,
 dealing included. No views, no bots objects, no out-of-turn offers (the random policy
 never catches and always calls UNO, so there is nothing to offer).
+
+:func:`core_playout` times the same hands in the compiled core
+(:func:`una.engine.fast.random_playouts`): the same rules, deal and policy, with the
+whole loop, policy included, in C.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import time
 from dataclasses import dataclass
 
 from una.bots.random_bot import pick
+from una.engine import fast
 from una.engine.game import Game
 from una.engine.rules import RuleSet
 
@@ -26,6 +31,8 @@ class Throughput:
     games: int
     moves: int
     seconds: float
+    #: ``"python"`` (the pure-Python engine) or ``"c"`` (the compiled core)
+    engine: str = "python"
 
     @property
     def games_per_second(self) -> float:
@@ -39,8 +46,9 @@ class Throughput:
     def moves_per_game(self) -> float:
         return self.moves / self.games if self.games else 0.0
 
-    def to_json(self) -> dict[str, float | int]:
+    def to_json(self) -> dict[str, float | int | str]:
         return {
+            "engine": self.engine,
             "players": self.players,
             "games": self.games,
             "moves": self.moves,
@@ -72,3 +80,17 @@ def playout(
             game.apply(seat, pick(game.legal_actions(seat), rng))
             moves += 1
     return Throughput(players, games, moves, time.perf_counter() - start)
+
+
+def core_playout(players: int, games: int, seed: int = 0) -> Throughput | None:
+    """:func:`playout` in the compiled core (standard rules), or ``None`` if it is not built.
+
+    >>> result = core_playout(2, 3, seed=1)
+    >>> result is None or (result.games, result.engine) == (3, "c")
+    True
+    """
+    if not fast.available():
+        return None
+    start = time.perf_counter()
+    result = fast.random_playouts(players, games, seed)
+    return Throughput(players, games, result.moves, time.perf_counter() - start, engine="c")

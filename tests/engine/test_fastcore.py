@@ -1,0 +1,370 @@
+"""The C core (una/engine/_fastcore.c) against the pure-Python engine: identical games.
+
+Every test that needs the compiled core skips locally when it is not built, and fails
+under ``CI=true``: ``scripts/setup`` builds it, so a CI run without it is a broken build.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from una.bots.random_bot import pick
+from una.engine import Card, Color, Game, Phase, RuleSet, fast
+from una.engine.events import HandEnded, Passed, Reshuffled
+from una.engine.rng import Rng
+
+
+@pytest.fixture
+def core() -> Any:
+    """The compiled module, or a skip (a failure under CI=true) when it is not built."""
+    if not fast.available():
+        message = "the C core una.engine._fastcore is not built (run ./scripts/setup)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return fast._fastcore
+
+
+def c_result(core: Any, game: Game, seed: int) -> tuple[int, int, int]:
+    """(winner, points, moves) of the C playout from ``game``; ``game`` must not change."""
+    before = (game.state_json(), [list(h) for h in game.hands], list(game.draw_pile),
+              game.rng.state, list(game.owes_uno))  # fmt: skip
+    result: tuple[int, int, int] = core.playout_from(*fast._state(game), seed)
+    after = (game.state_json(), [list(h) for h in game.hands], list(game.draw_pile),
+             game.rng.state, list(game.owes_uno))  # fmt: skip
+    assert before == after
+    return result
+
+
+def py_result(game: Game, seed: int, seen: Counter[str] | None = None) -> tuple[int, int, int]:
+    """(winner, points, moves) of the Python reference playout from a copy of ``game``;
+    ``seen`` counts the rare paths it went through."""
+    twin = game.copy()
+    rng = Rng(seed)
+    moves = 0
+    while not twin.hand_over:
+        seat = twin.to_act
+        assert seat is not None
+        phase = twin.phase
+        action = fast.choose(twin.legal_actions(seat), rng)
+        events = twin.apply(seat, action)
+        moves += 1
+        if seen is not None:
+            seen[action.kind.value] += 1
+            seen["recycled"] += any(twin.recycled)
+            for event in events:
+                if isinstance(event, Reshuffled):
+                    seen["reshuffle"] += 1
+                elif isinstance(event, Passed) and phase is Phase.PLAY:
+                    seen["idle pass"] += 1
+                elif isinstance(event, HandEnded) and event.blocked:
+                    seen["blocked"] += 1
+    result = twin.hand_result
+    assert result is not None
+    return result.winner, result.points[result.winner], moves
+
+
+def advance(game: Game, moves: int, rng: Rng) -> None:
+    """Play up to ``moves`` policy moves of ``game``'s hand (fewer if it ends)."""
+    for _ in range(moves):
+        if game.hand_over:
+            return
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, fast.choose(game.legal_actions(seat), rng))
+
+
+# ------------------------------------------------------------------ whole hands
+
+
+def test_trace_hand_is_the_python_engines_game(core: Any) -> None:
+    for players in range(2, 11):
+        for index in range(70):
+            game_seed = index * 7919 + players
+            policy_seed = index ^ 0x5DEECE66D
+            assert core.trace_hand(players, game_seed, policy_seed) == fast.trace_hand_py(
+                players, game_seed, policy_seed
+            ), (players, game_seed, policy_seed)
+
+
+def test_trace_hand_with_any_64_bit_seed(core: Any) -> None:
+    for seed in (-1, -(2**63), 2**64 - 1, 2**64 + 5, 2**70 + 3):
+        assert core.trace_hand(3, seed, seed) == fast.trace_hand_py(3, seed, seed)
+
+
+def test_random_playouts_totals_match(core: Any) -> None:
+    for players, games, seed in ((2, 120, 1), (3, 60, 2), (4, 60, 3), (6, 30, 4), (10, 30, 5)):
+        c = fast.Playouts(*core.random_playouts(players, games, seed))
+        assert c == fast.random_playouts_py(players, games, seed)
+        assert c.games == games == sum(c.wins) and c.moves > games and len(c.points) == players
+
+
+def test_random_playouts_counts() -> None:
+    result = fast.random_playouts(5, 25, seed=9)
+    assert result.games == 25 == sum(result.wins) and len(result.wins) == 5
+    assert all(points >= 0 for points in result.points)
+    assert fast.random_playouts(2, 0, seed=1) == fast.Playouts(0, 0, (0, 0), (0, 0))
+
+
+def test_policy_is_the_random_bots_pick() -> None:
+    """``choose`` is ``random_bot.pick`` with the engine's generator for ``randrange``."""
+
+    class SplitMix(random.Random):
+        def __init__(self, seed: int) -> None:
+            super().__init__(0)
+            self.rng = Rng(seed)
+
+        def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+            assert stop is None and step == 1
+            return self.rng.below(start)
+
+    for players in (2, 3, 5, 10):
+        for seed in range(12):
+            game, other = Game("standard", players, seed=seed), Game("standard", players, seed=seed)
+            mine, theirs = Rng(seed + 100), SplitMix(seed + 100)
+            while not game.hand_over:
+                seat = game.to_act
+                assert seat is not None
+                action = fast.choose(game.legal_actions(seat), mine)
+                assert action == pick(other.legal_actions(seat), theirs)
+                game.apply(seat, action)
+                other.apply(seat, action)
+
+
+# --------------------------------------------------------------- from a position
+
+
+def test_playout_from_positions_of_every_phase(core: Any) -> None:
+    phases: Counter[Phase] = Counter()
+    challengeable = 0
+    for players in range(2, 11):
+        for index in range(30):
+            seed = players * 1000 + index
+            game = Game("standard", players, seed=seed)
+            rng = Rng(seed)
+            step = Rng(seed ^ 1)
+            while not game.hand_over:
+                phases[game.phase] += 1
+                challengeable += game.phase is Phase.PENALTY and game.pending_challengeable
+                probe = seed + game.hand_number + len(game.log)
+                assert c_result(core, game, probe) == py_result(game, probe)
+                advance(game, 1 + step.below(12), rng)
+    assert phases[Phase.COLOR] and phases[Phase.DRAWN] and phases[Phase.PENALTY] > 20
+    assert challengeable == phases[Phase.PENALTY]
+
+
+def test_playout_from_the_wrapper(core: Any) -> None:
+    game = Game("standard", 4, seed=3)
+    advance(game, 9, Rng(2))
+    for seed in range(20):
+        winner, points, _ = c_result(core, game, seed)
+        assert fast.playout_from(game, seed) == winner == fast.playout_from_py(game, seed)
+        assert fast.playout_result(game, seed) == (winner, points)
+
+
+def test_playout_from_a_finished_hand_gives_its_winner() -> None:
+    game = Game("standard", 2, seed=4)
+    advance(game, 10_000, Rng(4))
+    assert game.hand_result is not None
+    assert fast.playout_from(game, 1) == game.hand_result.winner
+
+
+def drain(game: Game, keep_pile: int, keep_discard: int, rng: Rng) -> None:
+    """Position setup: all but ``keep_pile`` cards of the draw pile and all but the top and
+    ``keep_discard`` cards of the discard pile go into random hands (every card stays)."""
+    moved = game.draw_pile[: max(0, len(game.draw_pile) - keep_pile)]
+    del game.draw_pile[: len(moved)]
+    under = game.discard[:-1]
+    cut = max(0, len(under) - keep_discard)
+    moved += under[:cut]
+    game.discard[:] = under[cut:] + game.discard[-1:]
+    for card in moved:
+        game.hands[rng.below(game.n)].append(card)
+
+
+def test_playout_from_exhausted_piles(core: Any) -> None:
+    """Reshuffles of a few cards, draws that take the last drawable cards (recycled cards,
+    idle turns), turns where nothing can be drawn."""
+    seen: Counter[str] = Counter()
+    for players in (2, 3, 4, 6, 10):
+        for index in range(40):
+            seed = players * 100 + index
+            game = Game("standard", players, seed=seed)
+            rng = Rng(seed)
+            advance(game, rng.below(40), rng)
+            if game.hand_over:
+                continue
+            drain(game, rng.below(3), rng.below(4), rng)
+            for probe in range(3):
+                assert c_result(core, game, probe) == py_result(game, probe, seen), (seed, probe)
+    assert seen["reshuffle"] and seen["recycled"] and seen["idle pass"], seen
+
+
+def test_playout_from_a_blocked_hand(core: Any) -> None:
+    """Four players; Skips drawn back and forth between seats 0 and 2 while seats 1 and 3
+    hold every card that could be played: a round of idle turns blocks the hand."""
+    game = Game("standard", 4, seed=1)
+    deck = game.rules.deck()
+    skips = [c for c in deck if c.code == "RS"]
+    rest = [c for c in deck if c.code != "RS"]
+    playable = [c for c in rest if c.is_wild or c.color is Color.RED or c.symbol == "S"]
+    dead = [c for c in rest if c not in playable]
+    game.hands = [dead[0::4], playable[0::2] + dead[1::4], dead[2::4], playable[1::2] + dead[3::4]]
+    game.draw_pile = []
+    game.discard = skips
+    game.color = Color.RED
+    game.to_act = 0
+    game.idle_turns = 0
+    seen: Counter[str] = Counter()
+    for seed in range(5):
+        result = c_result(core, game, seed)
+        assert result == py_result(game, seed, seen)
+    assert seen["blocked"] == 5
+    assert result[2] == 8  # draw + play by seats 0 and 2, twice each
+
+
+def test_playout_from_nothing_to_draw(core: Any) -> None:
+    """Seat 0 holds nothing playable and nothing can be drawn: she passes (an idle turn)."""
+    game = Game("standard", 2, seed=2)
+    deck = game.rules.deck()
+    top = Card.parse("R5")
+    rest = list(deck)
+    rest.remove(top)
+    playable = [c for c in rest if c.is_wild or c.color is Color.RED or c.symbol == "5"]
+    game.hands = [[c for c in rest if c not in playable], playable]
+    game.draw_pile, game.discard, game.color, game.to_act = [], [top], Color.RED, 0
+    seen: Counter[str] = Counter()
+    for seed in range(10):
+        assert c_result(core, game, seed) == py_result(game, seed, seen)
+    assert seen["idle pass"] >= 10
+
+
+def test_playout_from_a_player_owing_uno(core: Any) -> None:
+    seen: Counter[str] = Counter()
+    for seed in range(30):
+        game = Game("standard", 2 + seed % 3, seed=seed)
+        advance(game, 1 + seed % 7, Rng(seed))
+        if game.hand_over or game.phase is not Phase.PLAY:
+            continue
+        seat = game.to_act
+        assert seat is not None
+        game.draw_pile[:0] = game.hands[seat][1:]
+        del game.hands[seat][1:]
+        game.owes_uno[seat] = True
+        assert fast.choose(game.legal_actions(seat), Rng(0)).code == "uno"
+        assert c_result(core, game, seed) == py_result(game, seed, seen)
+    assert seen["uno"] >= 10
+
+
+def test_playout_from_a_catch_while_a_color_is_named(core: Any) -> None:
+    """A constructed position: a first Wild waits for its color while another player owes
+    UNO; pick() chooses among the whole legal list there, catches included."""
+    seen: Counter[str] = Counter()
+    tried = 0
+    for seed in range(400):
+        game = Game("standard", 3, seed=seed)
+        if game.phase is not Phase.COLOR:
+            continue
+        tried += 1
+        game.draw_pile[:0] = game.hands[2][1:]
+        del game.hands[2][1:]
+        game.owes_uno[2] = True
+        for probe in range(8):
+            assert c_result(core, game, probe) == py_result(game, probe, seen)
+    assert tried and seen["catch"] and seen["color"]
+
+
+# ------------------------------------------------------------------- bad input
+
+
+def test_unsupported_rules_fall_back_to_python() -> None:
+    assert fast.supports("standard") and fast.supports(RuleSet.from_json({"target": 100}))
+    assert not fast.supports("telegram")
+    assert not fast.supports(RuleSet.from_json({"preset": "standard", "uno_call": "auto"}))
+    game = Game("telegram", 3, seed=1)
+    assert fast.playout_from(game, 2) == fast.playout_from_py(game, 2)
+
+
+def test_without_the_core_everything_still_works(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fast, "ENABLED", False)
+    assert not fast.available()
+    assert fast.trace_hand(3, 1, 2) == fast.trace_hand_py(3, 1, 2)
+    assert fast.random_playouts(2, 5, 1) == fast.random_playouts_py(2, 5, 1)
+    game = Game("standard", 2, seed=1)
+    assert fast.playout_from(game, 3) == fast.playout_from_py(game, 3)
+
+
+def test_bad_seat_counts_and_counts(core: Any) -> None:
+    for players in (0, 1, 11):
+        with pytest.raises(ValueError, match="seat 2 to 10"):
+            core.trace_hand(players, 1, 1)
+        with pytest.raises(ValueError, match="seat 2 to 10"):
+            core.random_playouts(players, 1, 1)
+    with pytest.raises(ValueError, match="games: must be 0 or more"):
+        core.random_playouts(2, -1, 1)
+    with pytest.raises(ValueError, match="games: must be 0 or more"):
+        fast.random_playouts_py(2, -1, 1)
+
+
+def bad_state(**changes: Any) -> list[Any]:
+    """``_fastcore.playout_from``'s arguments for a fresh 3-player game, with changes."""
+    names = ["hands", "draw_pile", "discard", "color", "direction", "to_act", "phase",
+             "drawn", "pending_draw", "owes_uno", "idle_turns", "recycled", "game_rng"]  # fmt: skip
+    state = dict(zip(names, fast._state(Game("standard", 3, seed=5)), strict=True))
+    state.update(changes)
+    return [*state.values(), 1]
+
+
+@pytest.mark.parametrize(
+    ("changes", "error", "message"),
+    [
+        ({"hands": []}, ValueError, "0 seats"),
+        ({"hands": "abc"}, TypeError, "expected a list of hands"),
+        ({"draw_pile": [1, 2]}, TypeError, "draw_pile: expected cards, not int"),
+        ({"draw_pile": [Card.parse("RD4")]}, ValueError, "RD4.*not a card of the standard"),
+        ({"draw_pile": []}, ValueError, "not the standard deck"),
+        ({"discard": 7}, TypeError, "discard: expected a list of cards"),
+        ({"direction": 0}, ValueError, "direction: 0"),
+        ({"to_act": 3}, ValueError, "to_act: seat 3 is out of range 0-2"),
+        ({"phase": 4}, ValueError, "phase: 4"),
+        ({"color": -1}, ValueError, "color: -1"),
+        ({"color": 4}, ValueError, "color: 4"),
+        ({"phase": 2, "drawn": None}, ValueError, "drawn: None is not in seat"),
+        ({"phase": 2, "drawn": "R5"}, TypeError, "drawn: expected cards"),
+        ({"pending_draw": 4}, ValueError, "pending_draw: 4 in phase 1"),
+        ({"idle_turns": -1}, ValueError, "idle_turns"),
+        ({"owes_uno": [False]}, ValueError, "owes_uno: 1 items for 3 players"),
+        ({"recycled": [[], [], [Card.parse("W4")] * 5]}, ValueError, "recycled.2.: lists more"),
+    ],
+)
+def test_playout_from_rejects_bad_states(
+    core: Any, changes: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    args = bad_state(**changes)
+    with pytest.raises(error, match=message):
+        core.playout_from(*args)
+
+
+def test_playout_from_rejects_a_card_too_many(core: Any) -> None:
+    game = Game("standard", 2, seed=1)
+    game.hands[0].append(Card.parse("R1"))
+    with pytest.raises(ValueError, match="not the standard deck: 3 of R1, not 2"):
+        fast.playout_from(game, 1)
+    game.hands[0][-1] = Card.parse("RD4")
+    with pytest.raises(ValueError, match="RD4"):
+        fast.playout_from(game, 1)
+
+
+def test_playout_from_rejects_a_drawn_card_that_does_not_fit(core: Any) -> None:
+    game = Game("standard", 3, seed=5)
+    seat = game.to_act
+    assert seat is not None and game.phase is Phase.PLAY
+    misfit = next(c for c in game.hands[seat] if not game.plain_match(c))
+    game.phase, game.drawn = Phase.DRAWN, misfit
+    with pytest.raises(ValueError, match=f"drawn: {misfit.code} does not fit the pile"):
+        fast.playout_from(game, 1)
