@@ -244,6 +244,10 @@ def _switch_json(name: str) -> dict[str, Any]:
 
 _RULES_HELP = "A preset, a JSON rules object, or a JSON file (rules, or a record's rules)."
 _SET_HELP = "Switch override SWITCH=VALUE (repeatable), e.g. --set stack_draw_two=true."
+_THINK_HELP = (
+    "Milliseconds a search bot (strong) thinks per decision, instead of its level's "
+    "iteration budget (results then depend on the machine's speed)."
+)
 
 
 @app.command()
@@ -265,6 +269,7 @@ def sim(
         Path | None, typer.Option("--record", help="Write every game's record to DIR.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    think_ms: Annotated[float | None, typer.Option("--think-ms", help=_THINK_HELP)] = None,
 ) -> None:
     """Bots against bots: wins, win rates with 95% intervals, points and turns.
 
@@ -272,7 +277,19 @@ def sim(
     """
     from una.sim.commands import sim_main
 
-    sim_main(rules, overrides or [], players, games, bots, seed, jobs, matches, record, as_json)
+    sim_main(
+        rules,
+        overrides or [],
+        players,
+        games,
+        bots,
+        seed,
+        jobs,
+        matches,
+        record,
+        as_json,
+        think_ms,
+    )
 
 
 @app.command()
@@ -290,11 +307,12 @@ def play(
     target: Annotated[
         int | None, typer.Option("--target", help="Points that end the match (a short game).")
     ] = None,
+    think_ms: Annotated[float | None, typer.Option("--think-ms", help=_THINK_HELP)] = None,
 ) -> None:
     """Play a whole match against computer players in the terminal."""
     from una.play import play_main
 
-    play_main(players, rules, overrides or [], bots, seed, name, target)
+    play_main(players, rules, overrides or [], bots, seed, name, target, think_ms)
 
 
 @app.command()
@@ -309,7 +327,8 @@ def bench(
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (soak).")] = 1,
 ) -> None:
-    """The engine's random-playout speed (games/s, moves/s), or a soak test with --soak."""
+    """The engine's random-playout speed (games/s, moves/s), in pure Python and in the
+    compiled core when it is built; or a soak test with --soak."""
     from una.sim.commands import bench_main
 
     bench_main(games, players, seed, as_json, soak, jobs)
@@ -321,8 +340,10 @@ def serve(
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     db: Annotated[
         str | None,
-        typer.Option(help="Database URL (sqlite:///FILE or postgresql://...); "
-                     "default: an SQLite file in your data directory."),
+        typer.Option(
+            help="Database URL (sqlite:///FILE or postgresql://...); "
+            "default: an SQLite file in your data directory."
+        ),
     ] = None,
     bot_delay: Annotated[
         float | None, typer.Option(help="Seconds a computer player waits before it acts.")

@@ -28,7 +28,7 @@ from una.engine.errors import InvalidCode, UnaError
 from una.engine.events import Event, HandEnded, MatchEnded
 from una.engine.game import Game
 from una.engine.views import View
-from una.sim.commands import bot_specs, check_players, fail, rules_from_options
+from una.sim.commands import bot_specs, check_players, check_think_ms, fail, rules_from_options
 from una.sim.driver import Agent, Table
 
 BOT_NAMES = ("Ada", "Bruno", "Chen", "Dita", "Emil", "Fay", "Gus", "Hana", "Ivo")
@@ -129,6 +129,7 @@ def choices(view: View, names: Sequence[str]) -> list[Choice]:
             group.actions.append(action)
             continue
         out.append(Choice([action], describe(action, view, names)))
+
     # Plays first, in the order of the hand (wilds last); then the other actions.
     def order(choice: Choice) -> tuple[int, tuple[int, int], bool]:
         first = choice.actions[0]
@@ -302,6 +303,7 @@ def play_main(
     seed: int | None,
     name: str,
     target: int | None,
+    think_ms: float | None = None,
 ) -> None:
     """``una play``: build the table and play the match to its end (or ``q``)."""
     if target is not None:
@@ -321,7 +323,10 @@ def play_main(
     except UnaError as error:
         fail(str(error))
     ui = TerminalUI(console, 0, names)
-    agents: list[Agent] = [TerminalPlayer(ui)] + [make_bot(spec) for spec in others]
+    check_think_ms(think_ms)
+    agents: list[Agent] = [TerminalPlayer(ui)] + [
+        make_bot(spec, think_ms=think_ms) for spec in others
+    ]
     rngs = [random.Random(seed * 31 + seat) for seat in range(players)]
     table = Table(game, agents, rngs, listener=ui.on_action)
     ui.say(

@@ -15,7 +15,8 @@ from una.bots.base import must_act
 from una.engine import Action, Game, RuleSet, View
 from una.sim.driver import StuckGame, Table
 
-SPECS = [*sorted(BOTS), "heuristic:1"]
+# The search bot on a tiny budget: its legality does not depend on the budget.
+SPECS = [*sorted(set(BOTS) - {"strong"}), "heuristic:1", "strong:6"]
 
 
 class Checked:

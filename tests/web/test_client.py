@@ -17,6 +17,7 @@ from webkit import (
     Server,
     create_table,
     login,
+    move,
     play_until,
     step,
     version,
@@ -174,9 +175,7 @@ def test_reload_and_dropped_connection_resume_the_game(pages: Pages) -> None:
     expect(ann.locator(".hand .card").first).to_be_visible()
     # wait for Ann's turn, and make one move
     ann.wait_for_function("() => document.querySelector('.your-turn')")
-    before = version(ann)
-    assert step(ann)
-    assert wait_version_change(ann, before)
+    assert move(ann)
     ann.wait_for_function("() => document.querySelector('.your-turn')")
     hand = ann.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.code)")
     seen = version(ann)
@@ -194,9 +193,7 @@ def test_reload_and_dropped_connection_resume_the_game(pages: Pages) -> None:
     ann.evaluate("window.una.conn.drop()")
     expect(ann.locator("#conn-status")).to_be_visible()
     expect(ann.locator("#conn-status")).to_be_hidden(timeout=10_000)
-    before = version(ann)
-    assert step(ann)
-    assert wait_version_change(ann, before)
+    assert move(ann)
 
 
 def test_refused_action_shows_the_servers_reason(pages: Pages) -> None:
@@ -367,10 +364,7 @@ def _finished_game(pages: Pages, server: Server, name: str) -> tuple[int, dict[s
     # The server wakes its computer players only after a change of the game (turning auto on
     # is none): one more move by hand, wherever it is Ann's turn, sets the match going.
     page.wait_for_function("() => document.querySelector('.your-turn')")
-    before = version(page)
-    while not step(page):
-        page.wait_for_timeout(100)
-    wait_version_change(page, before)
+    assert move(page), "no move could be made by hand"
     expect(page.locator(".match-summary")).to_be_visible(timeout=90_000)
     for game_id in range(1, 200):
         status, record = server.get_json(f"/games/{game_id}.json")

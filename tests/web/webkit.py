@@ -222,6 +222,20 @@ def _step(page: Any) -> str | None:
     return None
 
 
+def move(page: Any, limit: float = 20.0) -> bool:
+    """Make one move by hand, answering what it opens (a wild's color picker, an UNO call
+    before the card); whether the game moved within ``limit`` seconds."""
+    before = version(page)
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if version(page) != before:
+            return True
+        step(page)
+        if wait_version_change(page, before, timeout=1000):
+            return True
+    return False
+
+
 def play_until(pages: list[Any], done: Any, limit: float = 120.0) -> int:
     """Let each page act in turn until ``done()``; the number of clicks made."""
     clicks = 0

@@ -13,7 +13,10 @@ know a card its seat may not see.
   the bot returns one of them, or ``None`` to do nothing now.
 
 Bots may keep memory of the views they were shown (a person remembers what she saw);
-the driver gives each seat its own bot instance per game.
+the driver gives each seat its own bot instance per game. A bot that sets ``observes``
+is also shown the table after every action, as a person watching the game sees it:
+``observe(view, seat, action)`` with the seat's view after ``seat`` took ``action``
+(actions are public: a ``draw`` names no card).
 """
 
 from __future__ import annotations
@@ -39,11 +42,17 @@ class Bot(abc.ABC):
     """
 
     name: str = "bot"
-    level: int | None = None
+    level: int | str | None = None
+    #: Whether the driver should call :meth:`observe` after every action.
+    observes: bool = False
 
     @abc.abstractmethod
     def choose(self, view: View, rng: random.Random) -> Action | None:
         """An action from ``view.legal``; ``None`` only when the seat is not to act."""
+
+    def observe(self, view: View, seat: int, action: Action) -> None:  # noqa: B027
+        """``seat`` took ``action``; ``view`` is this bot's seat's view after it.
+        Called only for bots with ``observes`` set; the default does nothing."""
 
     @property
     def spec(self) -> str:

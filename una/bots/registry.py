@@ -7,10 +7,12 @@ bots with :func:`register` (a factory taking the level, or ``None`` for the defa
 <RandomBot random>
 >>> make_bot("heuristic:3").level
 3
+>>> make_bot("strong:hard", think_ms=50).think_ms
+50
 >>> make_bot("nobody")
 Traceback (most recent call last):
 ...
-una.bots.registry.UnknownBot: unknown bot 'nobody' (bots: heuristic, random)
+una.bots.registry.UnknownBot: unknown bot 'nobody' (bots: heuristic, random, strong)
 """
 
 from __future__ import annotations
@@ -21,6 +23,11 @@ from dataclasses import dataclass
 from una.bots.base import Bot
 from una.bots.heuristic import HeuristicBot
 from una.bots.random_bot import RandomBot
+from una.bots.strong import LEVELS as STRONG_LEVELS
+from una.bots.strong import StrongBot
+
+#: The largest iteration budget a search bot may be given by number (``strong:5000``).
+MAX_ITERATIONS = 1_000_000
 
 
 class UnknownBot(ValueError):
@@ -32,9 +39,11 @@ class BotEntry:
     """A registered bot: its factory, its levels (empty: none) and a one-line description."""
 
     name: str
-    factory: Callable[[int | None], Bot]
-    levels: tuple[int, ...]
+    factory: Callable[..., Bot]
+    levels: tuple[int | str, ...]
     description: str
+    #: Whether the bot thinks against a clock: its factory takes ``think_ms``.
+    timed: bool = False
 
 
 BOTS: dict[str, BotEntry] = {}
@@ -42,15 +51,18 @@ BOTS: dict[str, BotEntry] = {}
 
 def register(
     name: str,
-    factory: Callable[[int | None], Bot],
-    levels: tuple[int, ...] = (),
+    factory: Callable[..., Bot],
+    levels: tuple[int | str, ...] = (),
     description: str = "",
+    timed: bool = False,
 ) -> None:
-    """Make ``factory`` available as ``name`` (``name:level`` for a level in ``levels``)."""
-    BOTS[name] = BotEntry(name, factory, levels, description)
+    """Make ``factory`` available as ``name`` (``name:level`` for a level in ``levels``).
+    ``factory(level)`` builds the bot (``level`` is ``None`` for the default); a ``timed``
+    bot's factory also takes ``think_ms``."""
+    BOTS[name] = BotEntry(name, factory, levels, description, timed)
 
 
-def parse_spec(spec: str) -> tuple[str, int | None]:
+def parse_spec(spec: str) -> tuple[str, int | str | None]:
     """``"heuristic:3"`` -> ``("heuristic", 3)``; checks the name and the level."""
     name, _, level_text = spec.strip().partition(":")
     name = name.strip().lower()
@@ -61,20 +73,34 @@ def parse_spec(spec: str) -> tuple[str, int | None]:
         return name, None
     if not entry.levels:
         raise UnknownBot(f"bot {name!r} has no levels (got {spec.strip()!r})")
+    named = [lv for lv in entry.levels if isinstance(lv, str)]
+    if named:
+        text = level_text.strip().lower()
+        if text in named:
+            return name, text
+        # A bot that searches also takes its budget itself: a number of iterations.
+        if entry.timed and text.isdigit() and 1 <= int(text) <= MAX_ITERATIONS:
+            return name, int(text)
+        budget = f" or a number of iterations 1-{MAX_ITERATIONS}" if entry.timed else ""
+        raise UnknownBot(f"bot {name!r} has levels {', '.join(named)}{budget}, not {level_text!r}")
     try:
         level = int(level_text)
     except ValueError:
         raise UnknownBot(f"bot level must be a number, not {level_text!r}") from None
     if level not in entry.levels:
-        low, high = min(entry.levels), max(entry.levels)
-        raise UnknownBot(f"bot {name!r} has levels {low}-{high}, not {level}")
+        numbers = [lv for lv in entry.levels if isinstance(lv, int)]
+        raise UnknownBot(f"bot {name!r} has levels {min(numbers)}-{max(numbers)}, not {level}")
     return name, level
 
 
-def make_bot(spec: str) -> Bot:
-    """A new bot from a spec (``name`` or ``name:level``)."""
+def make_bot(spec: str, think_ms: float | None = None) -> Bot:
+    """A new bot from a spec (``name`` or ``name:level``); ``think_ms`` gives a bot that
+    searches a time budget per decision instead of its level's (others ignore it)."""
     name, level = parse_spec(spec)
-    return BOTS[name].factory(level)
+    entry = BOTS[name]
+    if entry.timed:
+        return entry.factory(level, think_ms=think_ms)
+    return entry.factory(level)
 
 
 def _random(level: int | None) -> Bot:
@@ -87,4 +113,11 @@ register(
     HeuristicBot,
     (1, 2, 3, 4, 5),
     "rule-based: keeps wilds, names its best color, counts cards to challenge, catches",
+)
+register(
+    "strong",
+    StrongBot,
+    tuple(STRONG_LEVELS),
+    "ISMCTS over hands sampled from what it saw; levels easy, normal, hard",
+    timed=True,
 )

@@ -46,6 +46,11 @@ def bot_specs(bots: str) -> tuple[str, ...]:
     return tuple(spec.lower() for spec in specs)
 
 
+def check_think_ms(think_ms: float | None) -> None:
+    if think_ms is not None and not 0 < think_ms <= 600_000:
+        fail(f"--think-ms: must be above 0 and at most 600000 (10 minutes), not {think_ms:g}")
+
+
 def check_players(ruleset: RuleSet, players: int) -> None:
     low, high = ruleset.players
     if not low <= players <= high:
@@ -63,6 +68,7 @@ def sim_main(
     matches: bool,
     record: Path | None,
     as_json: bool,
+    think_ms: float | None = None,
 ) -> None:
     """``una sim``: see :mod:`una.sim.runner`."""
     from una.sim.report import summarize, table
@@ -77,7 +83,8 @@ def sim_main(
     specs = bot_specs(bots)
     if len(specs) > players:
         fail(f"--bots: {len(specs)} bots for {players} seats")
-    config = SimConfig(ruleset, players, games, specs, seed, matches, record)
+    check_think_ms(think_ms)
+    config = SimConfig(ruleset, players, games, specs, seed, matches, record, think_ms)
     console = Console(highlight=False)
     show_progress = console.is_terminal and not as_json
     results = []
@@ -115,7 +122,7 @@ def bench_main(
     if soak_hands is not None:
         _soak_main(console, soak_hands, seed, jobs, as_json)
         return
-    from una.sim.bench import playout
+    from una.sim.bench import core_playout, playout
 
     try:
         counts = [int(p) for p in players.split(",") if p.strip()]
@@ -126,22 +133,40 @@ def bench_main(
     if games < 1:
         fail(f"--games: must be 1 or more, not {games}")
     results = [playout(p, games, seed) for p in counts]
+    # The compiled core (una/engine/_fastcore.c), when it is built: the same hands in C.
+    cores = [r for r in (core_playout(p, games, seed) for p in counts) if r is not None]
     if as_json:
-        typer.echo(json.dumps({"rules": "standard", "runs": [r.to_json() for r in results]}))
+        typer.echo(
+            json.dumps(
+                {
+                    "rules": "standard",
+                    "runs": [r.to_json() for r in results],
+                    "core_runs": [r.to_json() for r in cores],
+                }
+            )
+        )
         return
-    out = RichTable(title="Engine random playouts (standard rules, one hand per game)")
-    for name in ("players", "games", "seconds", "games/s", "moves/s", "moves/game"):
+    out = RichTable(
+        title=f"Engine random playouts: {games:,} hands of standard rules per seat count"
+    )
+    columns = ("engine", "players", "seconds", "games/s", "moves/s", "moves/game", "speedup")
+    for name in columns:
         out.add_column(name, justify="right")
-    for r in results:
+    by_players = {r.players: r for r in results}
+    for r in sorted(results + cores, key=lambda r: (r.players, r.engine != "python")):
+        speedup = r.games_per_second / by_players[r.players].games_per_second
         out.add_row(
+            "Python" if r.engine == "python" else "C core",
             str(r.players),
-            str(r.games),
-            f"{r.seconds:.2f}",
+            f"{r.seconds:.3f}",
             f"{r.games_per_second:,.0f}",
             f"{r.moves_per_second:,.0f}",
             f"{r.moves_per_game:.1f}",
+            f"{speedup:,.0f}x" if r.engine == "c" else "",
         )
     console.print(out)
+    if not cores:
+        console.print("The C core is not built (see docs/benchmarks.md): pure Python only.")
 
 
 def _soak_main(console: Console, hands: int, seed: int, jobs: int, as_json: bool) -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Protocol, cast
 
 from una.engine.actions import TURN_KINDS, Action, Kind
 from una.engine.events import Event, HandEnded
@@ -42,6 +42,14 @@ Listener = Callable[[int, Action, list[Event]], None]
 
 class Agent(Protocol):
     def choose(self, view: View, rng: random.Random) -> Action | None: ...
+
+
+class Observer(Protocol):
+    """An agent that is shown the table after every action (``observes = True``)."""
+
+    observes: bool
+
+    def observe(self, view: View, seat: int, action: Action) -> None: ...
 
 
 class StuckGame(RuntimeError):
@@ -74,6 +82,12 @@ class Table:
         self._limit = max_actions  # the action count at which the current hand is stuck
         self.turns = [0] * game.n
         self._rotation = 0
+        # Seats whose agent watches every action (bots that track what they saw).
+        self._observers: list[tuple[int, Observer]] = [
+            (seat, cast(Observer, agent))
+            for seat, agent in enumerate(self.agents)
+            if getattr(agent, "observes", False)
+        ]
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if self.actions >= self._limit:
@@ -84,6 +98,8 @@ class Table:
             self.turns[seat] += 1
         if self.listener is not None:
             self.listener(seat, action, events)
+        for watcher, observer in self._observers:
+            observer.observe(self.game.view_for(watcher), seat, action)
         return events
 
     def _offer_out_of_turn(self) -> None:

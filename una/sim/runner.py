@@ -47,6 +47,8 @@ class SimConfig:
     seed: int = 0
     matches: bool = False
     record_dir: Path | None = None
+    #: A time budget per decision for search bots (``--think-ms``), else their level's.
+    think_ms: float | None = None
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -86,7 +88,7 @@ def play_game(config: SimConfig, index: int) -> GameResult:
     specs, dealer = config.seating(index)
     names = [f"{spec} ({seat})" for seat, spec in enumerate(specs)]
     game = Game(config.rules, names, seed=derive_seed(config.seed, "game", index), dealer=dealer)
-    agents = [make_bot(spec) for spec in specs]
+    agents = [make_bot(spec, think_ms=config.think_ms) for spec in specs]
     rngs = [random.Random(derive_seed(config.seed, "bot", index, s)) for s in range(game.n)]
     table = Table(game, agents, rngs)
     if config.matches:

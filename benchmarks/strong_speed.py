@@ -1,0 +1,59 @@
+"""Think time of the ``strong`` bot per decision (median, 90th percentile, max).
+
+    .venv/bin/python benchmarks/strong_speed.py --bot strong --hands 40 --players 2
+
+Plays hands of the standard rules, the strong bot against ``heuristic``, and times every
+``choose`` call of the strong bot's seat that had more than one turn action (the searched
+decisions) and every call at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from una.bots import make_bot
+from una.engine import Game
+from una.sim.driver import Table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", default="strong")
+    parser.add_argument("--hands", type=int, default=40)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--rules", default="standard")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    searched: list[float] = []
+    every: list[float] = []
+    for hand in range(args.hands):
+        bot = make_bot(args.bot)
+        original = bot.choose
+
+        def timed(view, rng, original=original):  # type: ignore[no-untyped-def]
+            start = time.perf_counter()
+            action = original(view, rng)
+            elapsed = (time.perf_counter() - start) * 1000
+            every.append(elapsed)
+            if len([a for a in view.legal if a.kind.value not in ("uno", "catch")]) > 1:
+                searched.append(elapsed)
+            return action
+
+        bot.choose = timed  # type: ignore[method-assign]
+        agents = [bot] + [make_bot("heuristic") for _ in range(args.players - 1)]
+        game = Game(args.rules, args.players, seed=args.seed * 100_000 + hand)
+        rngs = [random.Random(hand * 10 + s) for s in range(args.players)]
+        Table(game, agents, rngs).play_hand()
+    for name, times in (("searched decisions", searched), ("every decision", every)):
+        times.sort()
+        print(
+            f"{args.bot} {name}: {len(times)} moves, median {statistics.median(times):.1f} ms, "
+            f"p90 {times[int(len(times) * 0.9)]:.1f} ms, max {times[-1]:.1f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()

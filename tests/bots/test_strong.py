@@ -1,0 +1,165 @@
+"""The ``strong`` search bot and its belief tracking."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from botviews import random_steps, tables
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from una.bots import UnknownBot, make_bot
+from una.bots.belief import Belief
+from una.bots.strong import LEVELS, StrongBot
+from una.engine import PRESETS, Action, Game, RuleSet
+from una.sim.driver import Table
+
+
+def test_levels_and_budgets() -> None:
+    assert make_bot("strong").iterations == LEVELS["normal"]
+    assert make_bot("strong:easy").iterations < make_bot("strong").iterations
+    assert make_bot("strong:hard").iterations > make_bot("strong").iterations
+    assert make_bot("strong:500").iterations == 500
+    assert make_bot("strong:hard", think_ms=40).think_ms == 40
+    assert make_bot("strong:easy").spec == "strong:easy"
+    assert make_bot("strong").spec == "strong"
+    with pytest.raises(UnknownBot, match="levels easy, normal, hard or a number"):
+        make_bot("strong:extreme")
+    with pytest.raises(ValueError, match="think_ms must be positive"):
+        StrongBot(think_ms=0)
+
+
+def test_the_same_view_and_seed_give_the_same_move() -> None:
+    for seed in range(4):
+        game = Game("standard", players=3, seed=seed)
+        seat = game.to_act
+        assert seat is not None
+        first = StrongBot(24).choose(game.view_for(seat), random.Random(seed))
+        second = StrongBot(24).choose(game.view_for(seat), random.Random(seed))
+        assert first == second
+        assert first in game.legal_actions(seat)
+
+
+@pytest.mark.parametrize("algorithm", ["flat", "tree"])
+def test_both_searches_choose_legal_actions_through_a_hand(algorithm: str) -> None:
+    game = Game("standard", players=3, seed=21)
+    bots = [StrongBot(64, algorithm=algorithm), make_bot("heuristic"), make_bot("random")]
+    Table(game, bots, [random.Random(s) for s in range(3)]).play_hand()
+    assert game.hand_over
+    with pytest.raises(ValueError, match="algorithm must be"):
+        StrongBot(algorithm="minimax")
+
+
+def test_a_time_budget_searches_and_stops() -> None:
+    game = Game("standard", players=2, seed=9)
+    seat = game.to_act
+    assert seat is not None
+    bot = StrongBot(think_ms=30)
+    for _ in range(3):
+        view = game.view_for(seat)
+        action = bot.choose(view, random.Random(1))
+        assert action in view.legal
+        if len([a for a in view.legal if a.kind.value != "uno"]) > 1:
+            assert bot.last_iterations >= 1
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_smoke_hand_per_preset(preset: str) -> None:
+    """A whole hand of each preset, the strong bot (tiny budget) at two of three seats:
+    the engine accepts every action it takes (``apply`` checks each one)."""
+    game = Game(preset, players=3, seed=len(preset))
+    agents = [make_bot("strong:6"), make_bot("random"), make_bot("strong:6")]
+    table = Table(game, agents, [random.Random(s) for s in range(3)], max_actions=3000)
+    table.play_hand()
+    assert game.hand_over
+
+
+def _deck_of(game: Game) -> Counter[object]:
+    cards: Counter[object] = Counter(game.draw_pile) + Counter(game.discard)
+    for hand in [*game.hands, *game.set_aside]:
+        cards.update(hand)
+    return cards
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=tables(), seed=st.integers(0, 2**32), steps=st.integers(0, 120))
+def test_sampled_games_agree_with_the_view(
+    table: tuple[RuleSet, int], seed: int, steps: int
+) -> None:
+    """Every determinization holds the whole deck, the seat's own hand, every hand size,
+    the pile sizes and the public state of the view."""
+    rules, players = table
+    game = Game(rules, players, seed=seed)
+    rng = random.Random(seed)
+    random_steps(game, rng, steps)
+    if game.hand_over:
+        return
+    for seat in range(game.n):
+        view = game.view_for(seat)
+        sampled = Belief(seat).sample(view, rng)
+        assert _deck_of(sampled) == _deck_of(game)
+        assert Counter(sampled.hands[seat]) == Counter(game.hands[seat])
+        assert [len(h) for h in sampled.hands] == [len(h) for h in game.hands]
+        assert len(sampled.draw_pile) == len(game.draw_pile)
+        assert len(sampled.discard) == len(game.discard)
+        assert sampled.top == game.top
+        assert (sampled.to_act, sampled.phase, sampled.color, sampled.direction) == (
+            game.to_act,
+            game.phase,
+            game.color,
+            game.direction,
+        )
+        if rules.preset == "standard":
+            assert {a.code for a in sampled.legal_actions(seat)} == {
+                a.code for a in game.legal_actions(seat)
+            }
+
+
+def test_what_an_opponent_lacks_is_inferred_soundly_and_sampled() -> None:
+    """Against players who draw only when they cannot play (the random bot), what the
+    belief says an opponent lacks is true of her real hand, and every sampled hand keeps
+    to it but for the cards she took since."""
+    facts = 0
+    for seed in range(12):
+        game = Game("standard", players=2, seed=seed)
+        belief = Belief(0)
+        rng = random.Random(seed)
+        bots = [make_bot("random"), make_bot("random")]
+        belief.update(game.view_for(0))
+
+        def watch(
+            seat: int, action: Action, events: object, belief: Belief = belief, game: Game = game
+        ) -> None:
+            belief.update(game.view_for(0), seat, action)
+
+        table = Table(game, bots, [random.Random(seed), random.Random(seed + 1)], watch)
+        while not game.hand_over:
+            table.step()
+            if game.hand_over:
+                break
+            lacks = belief.lacks[1]
+            if lacks.empty():
+                continue
+            facts += 1
+            real = sum(not lacks.allows(card) for card in game.hands[1])
+            assert real <= lacks.fresh, (seed, lacks, game.hands[1])
+            sampled = belief.sample(game.view_for(0), rng)
+            wrong = sum(not lacks.allows(card) for card in sampled.hands[1])
+            assert wrong <= lacks.fresh
+    assert facts > 20
+
+
+def test_a_strong_bot_observes_every_action_through_the_driver() -> None:
+    seen: list[tuple[int, str]] = []
+
+    class Watching(StrongBot):
+        def observe(self, view, seat, action):  # type: ignore[no-untyped-def]
+            seen.append((seat, action.code))
+            super().observe(view, seat, action)
+
+    game = Game("standard", players=2, seed=4)
+    table = Table(game, [Watching(4), make_bot("random")], [random.Random(0), random.Random(1)])
+    table.play_hand()
+    assert [(s, code) for s, code in game.log] == seen
