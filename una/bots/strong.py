@@ -71,7 +71,7 @@ EXPLORATION = 0.7
 #: How many standard errors better than the prior a choice must be to replace it.
 CONFIDENCE = 2.0
 #: A rollout longer than this many actions is scored as a draw (a blocked, looping hand).
-ROLLOUT_LIMIT = 2000
+ROLLOUT_LIMIT = 500
 
 
 class Node:
@@ -195,7 +195,7 @@ class StrongBot(Bot):
         sim_rng = random.Random(rng.getrandbits(64))
         deadline = None if self.think_ms is None else time.perf_counter() + self.think_ms / 1000
         iterations = self.iterations if self._compiled else self.iterations // PYTHON_SHARE
-        budget = max(2, iterations // len(choices)) if deadline is None else 1_000_000
+        budget = max(1, iterations // len(choices)) if deadline is None else 1_000_000
         sums = [0.0] * len(choices)
         squares = [0.0] * len(choices)
         done = 0
