@@ -82,6 +82,21 @@ async def test_bad_schema_names(tmp_path: Path) -> None:
 
 
 @aio
+async def test_sqlite_files_opened_together_all_open(tmp_path: Path) -> None:
+    # A fresh file's switch to WAL races between connections opened at once; SQLite answers
+    # "database is locked" without waiting, so the connect hook must retry (this failed most
+    # rounds before it did).
+    for round_ in range(8):
+        url = f"sqlite:///{tmp_path / f'race{round_}.db'}"
+        opened = await asyncio.gather(*(Storage.open(url) for _ in range(4)))
+        for storage in opened:
+            async with storage.engine.connect() as conn:
+                mode = await conn.exec_driver_sql("PRAGMA journal_mode")
+                assert mode.scalar_one() == "wal"
+            await storage.close()
+
+
+@aio
 async def test_migrations_run_once_and_reopen(storage_url: str) -> None:
     first, second, third = await asyncio.gather(*(Storage.open(storage_url) for _ in range(3)))
     await first.close()

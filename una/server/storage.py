@@ -41,6 +41,7 @@ import hashlib
 import json
 import re
 import secrets
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -302,11 +303,34 @@ def _check_schema(schema: str) -> str:
     return schema
 
 
+_SQLITE_LOCK_WAIT = 30.0
+"""Seconds a new SQLite connection waits for another connection's lock (busy timeout too)."""
+
+
 def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
-    """Every new SQLite connection: write-ahead log, foreign keys enforced."""
+    """Every new SQLite connection: write-ahead log, foreign keys enforced.
+
+    Switching a fresh file to WAL needs an exclusive lock, and SQLite answers "database is
+    locked" at once (without its busy handler) when connections opened together race for it,
+    so the switch is retried until ``_SQLITE_LOCK_WAIT``. WAL is persistent: a file already in
+    WAL mode is only read, never switched again.
+    """
     cursor = dbapi_connection.cursor()
     try:
-        cursor.execute("PRAGMA journal_mode=WAL")
+        deadline = time.monotonic() + _SQLITE_LOCK_WAIT
+        delay = 0.005
+        while True:
+            try:
+                cursor.execute("PRAGMA journal_mode")
+                row = cursor.fetchone()
+                if row is None or str(row[0]).lower() != "wal":
+                    cursor.execute("PRAGMA journal_mode=WAL")
+                break
+            except Exception as error:  # the driver's OperationalError: sqlite3's or an adapter's
+                if "database is locked" not in str(error) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 0.2)
         cursor.execute("PRAGMA foreign_keys=ON")
     finally:
         cursor.close()
@@ -328,7 +352,7 @@ def create_engine(
             raise StorageError("schema= is for PostgreSQL only")
         assert parsed.database is not None
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        args.setdefault("timeout", 30.0)  # seconds SQLite waits for another writer's lock
+        args.setdefault("timeout", _SQLITE_LOCK_WAIT)  # seconds SQLite waits for a writer's lock
     else:
         query_schema = parsed.query.get("schema")
         parsed = parsed.difference_update_query(["schema"])
