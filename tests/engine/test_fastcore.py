@@ -368,3 +368,85 @@ def test_playout_from_rejects_a_drawn_card_that_does_not_fit(core: Any) -> None:
     game.phase, game.drawn = Phase.DRAWN, misfit
     with pytest.raises(ValueError, match=f"drawn: {misfit.code} does not fit the pile"):
         fast.playout_from(game, 1)
+
+
+# ------------------------------------------------------------ the greedy rollout policy
+
+
+def test_playouts_from_greedy_is_the_python_reference(core: Any) -> None:
+    # Positions of every phase (reached by the random policy), played on by both policies
+    # in C and in Python: the same wins per seat, repeat after repeat on one generator.
+    phases: Counter[Phase] = Counter()
+    for players in range(2, 11):
+        for index in range(8):
+            seed = players * 7919 + index
+            game = Game("standard", players, seed=seed)
+            rng = Rng(seed)
+            step = Rng(seed ^ 5)
+            while not game.hand_over:
+                phases[game.phase] += 1
+                probe = seed + len(game.log)
+                for policy, shuffled in (("greedy", False), ("random", False), ("greedy", True)):
+                    c_wins = fast.playouts_from(game, probe, policy, 3, shuffle_pile=shuffled)
+                    py_wins = fast.playouts_from_py(game, probe, policy, 3, shuffle_pile=shuffled)
+                    assert c_wins == py_wins, (
+                        policy,
+                        players,
+                        seed,
+                        len(game.log),
+                    )
+                    assert sum(c_wins) == 3
+                advance(game, 1 + step.below(15), rng)
+    assert phases[Phase.COLOR] and phases[Phase.DRAWN] and phases[Phase.PENALTY]
+
+
+def test_random_playouts_from_match_playout_from(core: Any) -> None:
+    game = Game("standard", 3, seed=8)
+    advance(game, 5, Rng(1))
+    for seed in range(10):
+        wins = [0, 0, 0]
+        wins[fast.playout_from(game, seed)] += 1
+        assert fast.playouts_from(game, seed, "random", repeats=1) == tuple(wins)
+
+
+def test_greedy_policy_plays_like_the_heuristic() -> None:
+    # A stacked hand: seat 0 holds the wild, two reds and a green; red 5 is on the pile.
+    game = Game("standard", 2, seed=1)
+    hand = [Card.parse(code) for code in ("W", "R2", "R9", "G5", "R5")]
+    game.hands[0] = hand
+    game.color, game.to_act = Color.RED, 0
+    game.discard[-1] = Card.parse("Y5")
+    # Red stays: the 9 (more points, one red left) before the 2; the wild is kept.
+    assert fast.choose_greedy(game, Rng(0)).code == "play R9"
+    # An opponent close to going out: points go first, the wild included.
+    game.hands[1] = game.hands[1][:2]
+    assert fast.choose_greedy(game, Rng(0)).card == Card.parse("W")
+
+
+def test_greedy_policy_keeps_a_drawn_wild_in_a_big_hand() -> None:
+    game = Game("standard", 2, seed=4)
+    seat = game.to_act
+    assert seat is not None
+    game.hands[seat].append(Card.parse("W"))
+    game.phase, game.drawn = Phase.DRAWN, Card.parse("W")
+    assert fast.choose_greedy(game, Rng(0)).code == "pass"
+    game.hands[seat][:] = [Card.parse("W"), Card.parse("B1")]
+    action = fast.choose_greedy(game, Rng(0))
+    assert action.code == "play W B uno"
+
+
+def test_playouts_from_bad_arguments(core: Any) -> None:
+    game = Game("standard", 2, seed=1)
+    with pytest.raises(ValueError, match="policy: 'smart'"):
+        fast.playouts_from(game, 1, "smart")
+    with pytest.raises(ValueError, match="repeats and limit"):
+        fast.playouts_from(game, 1, "greedy", repeats=0)
+    args = fast._state(game)
+    with pytest.raises(ValueError, match="policy: 7"):
+        core.playouts_from(*args, 1, 7, 1, 10, False)
+    with pytest.raises(ValueError, match="repeats: must be 1"):
+        core.playouts_from(*args, 1, 1, 0, 10, False)
+    with pytest.raises(ValueError, match="limit: must be 1"):
+        core.playouts_from(*args, 1, 1, 1, 0, False)
+    # A limit too short for any hand: nobody wins.
+    assert core.playouts_from(*args, 1, 1, 4, 1, True) == (0, 0)

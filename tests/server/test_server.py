@@ -31,12 +31,14 @@ def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
 
-async def table_with(server: Server, rules: Any, humans: int, bots: int) -> list[Player]:
+async def table_with(
+    server: Server, rules: Any, humans: int, bots: int, bot: str = "heuristic"
+) -> list[Player]:
     """A table created by the first player, joined by the others, started."""
     players = [await Player(server, f"P{i}").connect() for i in range(humans)]
     seats = humans + bots
     await players[0].send({"type": "create", "rules": rules, "seats": seats, "bots": bots,
-                           "bot": "heuristic", "public": False})  # fmt: skip
+                           "bot": bot, "public": False})  # fmt: skip
     joined = await players[0].expect("joined")
     for player in players[1:]:
         await player.send({"type": "join", "table": joined["table"]})
@@ -94,6 +96,22 @@ def test_a_full_match_between_scripted_players_and_a_bot(server: Server, preset:
     assert all(view["hand"] is None for view in json.loads(body)["views"])
     assert server.get("/games/99/views")[0] == 404
     assert server.get("/games/1/views?seat=x")[0] == 400
+
+
+@pytest.mark.parametrize("preset", ["standard", "telegram"])
+def test_a_match_against_strong_bots(server: Server, preset: str) -> None:
+    # The searching bot in a room: one per seat for the whole match, watching every action
+    # (its belief), thinking off the event loop; a full match ends, every seat agrees.
+    async def scenario() -> None:
+        rules = {"preset": preset, "target": 40}
+        players = await table_with(server, rules, humans=1, bots=2, bot="strong:easy")
+        final = await play_until_over(players)
+        assert final["view"]["match_winner"] is not None
+        seats = final["table"]["seats_detail"]
+        assert [seat.get("bot") for seat in seats].count("strong:easy") == 2
+        await players[0].close()
+
+    run(scenario())
 
 
 def test_the_rules_catalog(server: Server) -> None:

@@ -246,9 +246,10 @@ class Belief:
                 need -= len(take)
             hands[seat].extend(unseen[:need])
             del unseen[:need]
-        aside = [unseen[:count] for count in view.set_aside]
-        for cards in aside:
-            del unseen[: len(cards)]
+        aside: list[list[Card]] = []
+        for count in view.set_aside:  # one slice after another: no card twice
+            aside.append(unseen[:count])
+            del unseen[:count]
         in_discard = max(view.discard_pile - 1 - len(discard_known), 0)
         discard = discard_known + unseen[:in_discard]
         del unseen[:in_discard]

@@ -21,6 +21,9 @@
  *   playout_from(hands, draw_pile, discard, color, direction, to_act, phase, drawn,
  *                pending_draw, owes_uno, idle_turns, recycled, game_rng, policy_seed)
  *       -> (winner, points, moves)
+ *   playouts_from(<the same state>, policy_seed, policy, repeats, limit, shuffle_pile)
+ *       -> wins per seat
+ *       (policy 0: the random policy; 1: the greedy rollout policy, choose_greedy)
  *
  * Cards are small integers: color * 13 + symbol for colored cards (symbols 0-9, then
  * 10 Skip, 11 Reverse, 12 Draw Two; colors R Y G B), 52 Wild, 53 Wild Draw Four.
@@ -442,6 +445,144 @@ static void choose(const Game *g, uint64_t *policy, Act *a)
     a->kind = A_DRAW; /* PH_PENALTY: take it, never challenge */
 }
 
+/* ------------------------------------------------------------ the greedy policy */
+
+/* A rollout policy for search (una.bots.strong), not a mirror of any bot: the core of the
+ * heuristic bot's judgment (una/bots/heuristic.py) at C speed. It plays the card that keeps
+ * it in the color it holds most of, keeps wilds for when nothing else fits (unless an
+ * opponent is close to going out: then high cards go first), hits a next player who is
+ * close to going out with a Draw Two, Skip, Reverse or Wild Draw Four, names its strongest
+ * color, keeps a drawn wild in a big hand, takes penalties, always calls UNO. Ties are
+ * broken with the policy generator. Scores are the heuristic's, times 100. */
+#define DANGER 2
+
+static int danger_for(const Game *g, int seat)
+{
+    for (int o = 0; o < g->n; o++)
+        if (o != seat && g->hlen[o] <= DANGER)
+            return 1;
+    return 0;
+}
+
+/* Non-wild cards of each color in seat's hand and their points. */
+static void color_strength(const Game *g, int seat, int count[4], int value[4])
+{
+    for (int c = 0; c < 4; c++)
+        count[c] = value[c] = 0;
+    for (int i = 0; i < g->hlen[seat]; i++) {
+        int card = g->hand[seat][i];
+        if (card < WILD) {
+            count[CARD_COLOR[card]]++;
+            value[CARD_COLOR[card]] += CARD_POINTS[card];
+        }
+    }
+}
+
+/* The strongest color (most cards, then most points), ties at random. */
+static int strongest_color(const int count[4], const int value[4], uint64_t *policy)
+{
+    int best[4], k = 0, best_key = -1;
+    for (int c = 0; c < 4; c++) {
+        int key = count[c] * 1000 + value[c];
+        if (key > best_key) {
+            best_key = key;
+            k = 0;
+        }
+        if (key == best_key)
+            best[k++] = c;
+    }
+    return k > 1 ? best[below(policy, (uint32_t)k)] : best[0];
+}
+
+static void choose_greedy(const Game *g, uint64_t *policy, Act *a)
+{
+    int seat = g->to_act;
+    a->color = -1;
+    a->uno = 0;
+    a->card = -1;
+    a->target = -1;
+    if (g->owes[seat] && g->hlen[seat] == 1) {
+        a->kind = A_UNO;
+        return;
+    }
+    int count[4], value[4];
+    if (g->phase == PH_COLOR) {
+        color_strength(g, seat, count, value);
+        a->kind = A_COLOR;
+        a->color = strongest_color(count, value, policy);
+        return;
+    }
+    if (g->phase == PH_PENALTY) {
+        a->kind = A_DRAW;
+        return;
+    }
+    color_strength(g, seat, count, value);
+    int danger = danger_for(g, seat);
+    if (g->phase == PH_DRAWN) {
+        int card = g->drawn;
+        a->uno = g->hlen[seat] == 2;
+        if (card >= WILD && g->hlen[seat] > 3 && !danger) {
+            a->kind = A_PASS;
+            return;
+        }
+        a->kind = A_PLAY;
+        a->card = card;
+        a->color = card >= WILD ? strongest_color(count, value, policy) : -1;
+        return;
+    }
+    int nxt = next_seat(g, seat);
+    int next_close = nxt != seat && g->hlen[nxt] <= DANGER;
+    int top_face = CARD_FACE[g->discard[g->dlen - 1]];
+    uint8_t cards[64];
+    int8_t colors[64];
+    int k = 0;
+    long best_score = 0;
+    uint64_t seen = 0;
+    const uint8_t *hand = g->hand[seat];
+    for (int i = 0; i < g->hlen[seat]; i++) {
+        int c = hand[i];
+        uint64_t bit = 1ULL << c;
+        if (seen & bit)
+            continue;
+        seen |= bit;
+        int wild = c >= WILD;
+        if (!wild && CARD_COLOR[c] != g->color && CARD_FACE[c] != top_face)
+            continue;
+        int points = CARD_POINTS[c];
+        long base = danger ? points * 50L : points * 4L;
+        if (wild && !danger)
+            base -= c == WILD4 ? 5000 : 4000;
+        if (next_close && (c == WILD4 || CARD_FACE[c] == SYM_DRAW2 || CARD_FACE[c] == SYM_SKIP
+                           || CARD_FACE[c] == SYM_REVERSE))
+            base += 3000;
+        for (int col = 0; col < 4; col++) {
+            if (!wild && col != CARD_COLOR[c])
+                continue;
+            /* What stays in that color after this card is played. */
+            int held = count[col] - (wild ? 0 : 1);
+            int pts = value[col] - (wild ? 0 : points);
+            long score = base + held * 200L + pts;
+            if (k == 0 || score > best_score) {
+                best_score = score;
+                k = 0;
+            }
+            if (score == best_score) {
+                cards[k] = (uint8_t)c;
+                colors[k++] = (int8_t)(wild ? col : -1);
+            }
+        }
+    }
+    if (k) {
+        int i = k > 1 ? (int)below(policy, (uint32_t)k) : 0;
+        a->kind = A_PLAY;
+        a->card = cards[i];
+        a->color = colors[i];
+        a->uno = g->hlen[seat] == 2;
+        return;
+    }
+    a->kind = g->plen || g->dlen > 1 ? A_DRAW : A_PASS;
+}
+
 /* Game.__init__ and _start_hand for the standard preset, dealer 0. */
 static void start_hand(Game *g, int n, uint64_t seed)
 {
@@ -494,19 +635,31 @@ static void start_hand(Game *g, int n, uint64_t seed)
     }
 }
 
-/* Plays the hand to its end; returns the number of moves, or -1 past MOVE_LIMIT. */
-static long play_out(Game *g, uint64_t *policy)
+enum { POLICY_RANDOM = 0, POLICY_GREEDY = 1 };
+
+/* Plays the hand to its end with the given policy; returns the number of moves, or -1
+ * past limit. */
+static long play_out_with(Game *g, uint64_t *policy, int kind, long limit)
 {
     Act a;
     long moves = 0;
     while (g->phase != PH_OVER) {
-        if (moves >= MOVE_LIMIT)
+        if (moves >= limit)
             return -1;
-        choose(g, policy, &a);
+        if (kind == POLICY_GREEDY)
+            choose_greedy(g, policy, &a);
+        else
+            choose(g, policy, &a);
         apply(g, &a);
         moves++;
     }
     return moves;
+}
+
+/* Plays the hand to its end with the random policy; -1 past MOVE_LIMIT. */
+static long play_out(Game *g, uint64_t *policy)
+{
+    return play_out_with(g, policy, POLICY_RANDOM, MOVE_LIMIT);
 }
 
 /* ------------------------------------------------------------- Python functions */
@@ -808,16 +961,14 @@ static int check_seat_lists(PyObject *obj, int n, const char *what)
     return 0;
 }
 
-static PyObject *py_playout_from(PyObject *self, PyObject *args)
+/* The Game of playout_from's arguments, checked (the standard deck, each card once, the
+ * numbers in range); NULL with an exception set when they are wrong. Free with
+ * PyMem_RawFree. */
+static Game *load_game(PyObject *hands, PyObject *pile, PyObject *discard, int color,
+                       int direction, int to_act, int phase, PyObject *drawn_obj, int pending,
+                       PyObject *owes, int idle, PyObject *recycled,
+                       unsigned long long game_rng)
 {
-    (void)self;
-    PyObject *hands, *pile, *discard, *drawn_obj, *owes, *recycled;
-    int color, direction, to_act, phase, pending, idle;
-    unsigned long long game_rng, policy_seed;
-    if (!PyArg_ParseTuple(args, "OOOiiiiOiOiOKK:playout_from", &hands, &pile, &discard,
-                          &color, &direction, &to_act, &phase, &drawn_obj, &pending, &owes,
-                          &idle, &recycled, &game_rng, &policy_seed))
-        return NULL;
     if (!PyList_Check(hands) && !PyTuple_Check(hands)) {
         PyErr_Format(PyExc_TypeError, "hands: expected a list of hands, not %.80s",
                      Py_TYPE(hands)->tp_name);
@@ -828,8 +979,10 @@ static PyObject *py_playout_from(PyObject *self, PyObject *args)
         || check_seat_lists(owes, n, "owes_uno") < 0)
         return NULL;
     Game *g = PyMem_RawMalloc(sizeof(Game));
-    if (g == NULL)
-        return PyErr_NoMemory();
+    if (g == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
     memset(g, 0, sizeof(Game));
     int counts[NKINDS] = {0};
     g->n = n;
@@ -943,6 +1096,28 @@ static PyObject *py_playout_from(PyObject *self, PyObject *args)
     g->idle = idle;
     g->rng = game_rng;
     g->winner = -1;
+    return g;
+fail:
+    PyMem_RawFree(g);
+    return NULL;
+}
+
+#define STATE_FORMAT "OOOiiiiOiOiOK"
+
+static PyObject *py_playout_from(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *hands, *pile, *discard, *drawn_obj, *owes, *recycled;
+    int color, direction, to_act, phase, pending, idle;
+    unsigned long long game_rng, policy_seed;
+    if (!PyArg_ParseTuple(args, STATE_FORMAT "K:playout_from", &hands, &pile, &discard,
+                          &color, &direction, &to_act, &phase, &drawn_obj, &pending, &owes,
+                          &idle, &recycled, &game_rng, &policy_seed))
+        return NULL;
+    Game *g = load_game(hands, pile, discard, color, direction, to_act, phase, drawn_obj,
+                        pending, owes, idle, recycled, game_rng);
+    if (g == NULL)
+        return NULL;
     uint64_t policy = policy_seed;
     long moves = play_out(g, &policy);
     if (moves < 0) {
@@ -952,9 +1127,81 @@ static PyObject *py_playout_from(PyObject *self, PyObject *args)
     PyObject *result = Py_BuildValue("iil", g->winner, g->points, moves);
     PyMem_RawFree(g);
     return result;
-fail:
+}
+
+/* The generator seed of repeat r's draw-pile order (una.engine.fast.pile_seed). */
+static uint64_t pile_seed(uint64_t policy_seed, int r)
+{
+    return (policy_seed ^ 0xA0761D6478BD642FULL) + (uint64_t)r * 0xE7037ED1A0B428DBULL;
+}
+
+/* Wins per seat of `repeats` playouts of one state with one policy (random or greedy),
+ * each from a copy of the state, the policy generator running on from one to the next;
+ * a playout past `limit` moves counts as a win for nobody. With shuffle_pile, each repeat
+ * first shuffles the draw pile with its own generator (pile_seed). */
+static PyObject *py_playouts_from(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *hands, *pile, *discard, *drawn_obj, *owes, *recycled;
+    int color, direction, to_act, phase, pending, idle, kind, repeats, shuffle_pile;
+    long limit;
+    unsigned long long game_rng, policy_seed;
+    if (!PyArg_ParseTuple(args, STATE_FORMAT "Kiilp:playouts_from", &hands, &pile, &discard,
+                          &color, &direction, &to_act, &phase, &drawn_obj, &pending, &owes,
+                          &idle, &recycled, &game_rng, &policy_seed, &kind, &repeats, &limit,
+                          &shuffle_pile))
+        return NULL;
+    if (kind != POLICY_RANDOM && kind != POLICY_GREEDY) {
+        PyErr_Format(PyExc_ValueError, "policy: %d is not random (0) or greedy (1)", kind);
+        return NULL;
+    }
+    if (repeats < 1) {
+        PyErr_Format(PyExc_ValueError, "repeats: must be 1 or more, not %d", repeats);
+        return NULL;
+    }
+    if (limit < 1) {
+        PyErr_Format(PyExc_ValueError, "limit: must be 1 or more, not %ld", limit);
+        return NULL;
+    }
+    Game *g = load_game(hands, pile, discard, color, direction, to_act, phase, drawn_obj,
+                        pending, owes, idle, recycled, game_rng);
+    if (g == NULL)
+        return NULL;
+    Game *work = PyMem_RawMalloc(sizeof(Game));
+    if (work == NULL) {
+        PyMem_RawFree(g);
+        return PyErr_NoMemory();
+    }
+    long wins[MAXP] = {0};
+    uint64_t policy = policy_seed;
+    int n = g->n;
+    Py_BEGIN_ALLOW_THREADS
+    for (int r = 0; r < repeats; r++) {
+        memcpy(work, g, sizeof(Game));
+        if (shuffle_pile) {
+            /* Repeat r's own order of the (unknown) draw pile: the same for every state
+             * searched with this seed, so candidate actions meet the same cards. */
+            uint64_t order = pile_seed(policy_seed, r);
+            shuffle(&order, work->pile, work->plen);
+        }
+        if (play_out_with(work, &policy, kind, limit) >= 0)
+            wins[work->winner]++;
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(work);
     PyMem_RawFree(g);
-    return NULL;
+    PyObject *result = PyTuple_New(n);
+    if (result == NULL)
+        return NULL;
+    for (int s = 0; s < n; s++) {
+        PyObject *item = PyLong_FromLong(wins[s]);
+        if (item == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, s, item);
+    }
+    return result;
 }
 
 static PyMethodDef methods[] = {
@@ -973,6 +1220,12 @@ static PyMethodDef methods[] = {
      "             pending_draw, owes_uno, idle_turns, recycled, game_rng, policy_seed)\n"
      "    -> (winner, points, moves)\n\n"
      "Play a hand from a mid-hand state to its end with the random policy."},
+    {"playouts_from", py_playouts_from, METH_VARARGS,
+     "playouts_from(<the 13 state arguments of playout_from>, policy_seed, policy,\n"
+     "              repeats, limit, shuffle_pile) -> wins per seat\n\n"
+     "Play `repeats` hands on from one state with the random (0) or greedy (1) policy;\n"
+     "a hand past `limit` moves is a win for nobody; shuffle_pile: each repeat first\n"
+     "shuffles the draw pile with its own generator."},
     {NULL, NULL, 0, NULL},
 };
 

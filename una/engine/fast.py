@@ -37,8 +37,8 @@ import os
 from functools import lru_cache
 from typing import NamedTuple
 
-from una.engine.actions import Action, Kind
-from una.engine.cards import COLORS, Card
+from una.engine.actions import DRAW, PASS, UNO, Action, Kind
+from una.engine.cards import COLORS, Card, Color
 from una.engine.game import Game, Phase
 from una.engine.rng import Rng
 from una.engine.rules import STANDARD_RULES, RuleSet
@@ -52,9 +52,12 @@ __all__ = [
     "Playouts",
     "available",
     "choose",
+    "choose_greedy",
     "playout_from",
     "playout_from_py",
     "playout_result",
+    "playouts_from",
+    "playouts_from_py",
     "policy_seed",
     "random_playouts",
     "random_playouts_py",
@@ -157,6 +160,102 @@ def choose(legal: list[Action], rng: Rng) -> Action:
     return legal[0]
 
 
+#: An opponent with this many cards or fewer is close to going out (as the heuristic bot).
+DANGER = 2
+_ACTION_FACES = frozenset({"S", "R", "D2", "W4"})
+
+
+def _strength(hand: list[Card], rules: RuleSet) -> tuple[list[int], list[int]]:
+    """Per color (in ``COLORS`` order): the non-wild cards of ``hand`` and their points."""
+    count = [0, 0, 0, 0]
+    value = [0, 0, 0, 0]
+    for card in hand:
+        if card.color is not None and not card.is_wild:
+            index = _COLOR_INDEX[card.color]
+            count[index] += 1
+            value[index] += rules.points(card)
+    return count, value
+
+
+def _strongest(count: list[int], value: list[int], rng: Rng) -> int:
+    keys = [count[c] * 1000 + value[c] for c in range(4)]
+    best = [c for c in range(4) if keys[c] == max(keys)]
+    return best[rng.below(len(best))] if len(best) > 1 else best[0]
+
+
+def choose_greedy(game: Game, rng: Rng) -> Action:
+    """The greedy rollout policy's action for the seat to act in a standard-rules ``game``
+    (the C core's ``choose_greedy``, draw for draw from ``rng``).
+
+    Not a bot (it reads the game, not a view): the core of the ``heuristic`` bot's
+    judgment for search rollouts. It plays the card that keeps it in the color it holds
+    most of (scores as the heuristic's, times 100: 200 a card of that color left, plus
+    their points), keeps wilds for when nothing else fits unless an opponent is close to
+    going out (then points go first), hits a next player close to going out with an action
+    card, names its strongest color, keeps a drawn wild in a hand of more than 3, takes
+    penalties, calls UNO. Ties are broken with ``rng``.
+
+    >>> game = Game("standard", players=2, seed=1)
+    >>> choose_greedy(game, Rng(0))
+    Action.parse('play Y9')
+    """
+    seat = game.to_act
+    assert seat is not None
+    hand = game.hands[seat]
+    if game.owes_uno[seat] and len(hand) == 1:
+        return UNO
+    rules = game.rules
+    phase = game.phase
+    if phase is Phase.PENALTY:
+        return DRAW
+    count, value = _strength(hand, rules)
+    if phase is Phase.COLOR:
+        return Action.name_color(COLORS[_strongest(count, value, rng)])
+    danger = any(len(h) <= DANGER for s, h in enumerate(game.hands) if s != seat)
+    calls = len(hand) == 2
+    if phase is Phase.DRAWN:
+        drawn = game.drawn
+        assert drawn is not None
+        if drawn.is_wild and len(hand) > 3 and not danger:
+            return PASS
+        color = COLORS[_strongest(count, value, rng)] if drawn.is_wild else None
+        return Action.play(drawn, color, uno=calls)
+    n = game.n
+    following = (seat + game.direction) % n
+    next_close = following != seat and len(game.hands[following]) <= DANGER
+    top = game.top
+    best: list[tuple[Card, Color | None]] = []
+    best_score = 0
+    seen: set[Card] = set()
+    for card in hand:
+        if card in seen:
+            continue
+        seen.add(card)
+        wild = card.is_wild
+        if not wild and card.color is not game.color and card.symbol != top.symbol:
+            continue
+        points = rules.points(card)
+        base = points * 50 if danger else points * 4
+        if wild and not danger:
+            base -= 5000 if card.is_draw else 4000
+        if next_close and card.symbol in _ACTION_FACES:
+            base += 3000
+        for index, color in enumerate(COLORS):
+            if not wild and color is not card.color:
+                continue
+            held = count[index] - (0 if wild else 1)
+            pts = value[index] - (0 if wild else points)
+            score = base + held * 200 + pts
+            if not best or score > best_score:
+                best, best_score = [], score
+            if score == best_score:
+                best.append((card, color if wild else None))
+    if best:
+        card, color = best[rng.below(len(best))] if len(best) > 1 else best[0]
+        return Action.play(card, color, uno=calls)
+    return DRAW if game.draw_pile or len(game.discard) > 1 else PASS
+
+
 def _play_hand(game: Game, rng: Rng, codes: list[str] | None = None) -> int:
     """Play ``game``'s hand to its end with the policy; returns the number of moves."""
     moves = 0
@@ -249,6 +348,87 @@ def playout_result(game: Game, seed: int) -> tuple[int, int]:
         winner, points, _ = _fastcore.playout_from(*_state(game), seed & _MASK)
         return winner, points
     return _result_py(game, seed)
+
+
+#: The rollout policies of :func:`playouts_from`, by their C core numbers.
+POLICIES = {"random": 0, "greedy": 1}
+#: A hand longer than this is a bug (the C core's MOVE_LIMIT).
+MOVE_LIMIT = 1_000_000
+
+
+def playouts_from(
+    game: Game,
+    seed: int,
+    policy: str = "random",
+    repeats: int = 1,
+    limit: int = MOVE_LIMIT,
+    shuffle_pile: bool = False,
+) -> tuple[int, ...]:
+    """Hands won per seat in ``repeats`` playouts of ``game``'s hand from where it stands,
+    each from the same position, by ``policy`` (``"random"``: :func:`choose`;
+    ``"greedy"``: :func:`choose_greedy`) on one generator seeded with ``seed``. A playout
+    longer than ``limit`` actions is won by nobody. With ``shuffle_pile`` each repeat
+    first shuffles the draw pile with its own generator (:func:`pile_seed`): for a
+    searcher, to whom its order is unknown, a new sample of it at no cost. ``game`` is not
+    changed; in C for standard rules, else on copies of the game.
+
+    >>> game = Game("standard", players=2, seed=5)
+    >>> wins = playouts_from(game, seed=1, policy="greedy", repeats=50)
+    >>> sum(wins), wins == playouts_from_py(game, 1, "greedy", 50)
+    (50, True)
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"policy: {policy!r} is not one of {', '.join(POLICIES)}")
+    if repeats < 1 or limit < 1:
+        raise ValueError(f"repeats and limit must be 1 or more, not {repeats} and {limit}")
+    if game.hand_over:
+        result = game.hand_result
+        wins = [0] * game.n
+        if result is not None:
+            wins[result.winner] = repeats
+        return tuple(wins)
+    if ENABLED and supports(game.rules):
+        state = _state(game)
+        return _fastcore.playouts_from(
+            *state, seed & _MASK, POLICIES[policy], repeats, limit, shuffle_pile
+        )
+    return playouts_from_py(game, seed, policy, repeats, limit, shuffle_pile)
+
+
+def pile_seed(seed: int, repeat: int) -> int:
+    """The generator seed of the draw pile's order in ``repeat`` of ``playouts_from(game,
+    seed, ..., shuffle_pile=True)``."""
+    return ((seed & _MASK ^ 0xA0761D6478BD642F) + repeat * 0xE7037ED1A0B428DB) & _MASK
+
+
+def playouts_from_py(
+    game: Game,
+    seed: int,
+    policy: str = "random",
+    repeats: int = 1,
+    limit: int = MOVE_LIMIT,
+    shuffle_pile: bool = False,
+) -> tuple[int, ...]:
+    """:func:`playouts_from` on copies of the Python game (the reference)."""
+    rng = Rng(seed & _MASK)
+    wins = [0] * game.n
+    for repeat in range(repeats):
+        twin = game.copy()
+        if shuffle_pile:
+            Rng(pile_seed(seed, repeat)).shuffle(twin.draw_pile)
+        moves = 0
+        while not twin.hand_over and moves < limit:
+            seat = twin.to_act
+            assert seat is not None
+            if policy == "greedy":
+                action = choose_greedy(twin, rng)
+            else:
+                action = choose(twin.legal_actions(seat), rng)
+            twin.apply(seat, action)
+            moves += 1
+        if twin.hand_over and twin.hand_result is not None:
+            wins[twin.hand_result.winner] += 1
+    return tuple(wins)
 
 
 def playout_from_py(game: Game, seed: int) -> int:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from una.bots import make_bot
+from una.bots.base import Bot
 from una.bots.registry import UnknownBot
 from una.engine import Action, Game, InvalidCode, Record, RuleSet, UnaError
 from una.engine.events import Event
@@ -106,6 +107,28 @@ class Table:
     timer_handle: asyncio.TimerHandle | None = None
     rng: random.Random = field(default_factory=random.Random)
     empty_since: float | None = None
+    #: The computer player of each engine seat, kept for the match so that bots with a
+    #: memory (``strong`` tracks what it saw) watch every action: (game, {seat: (spec, bot)}).
+    agents: tuple[Game | None, dict[int, tuple[str, Bot]]] = (None, {})
+
+    def agent(self, seat: int, spec: str) -> Bot:
+        """The computer player for engine ``seat`` of the current game, made once per match
+        (a new one when the spec changes, e.g. a person's seat put on auto)."""
+        game, bots = self.agents
+        if game is not self.game:
+            bots = {}
+            self.agents = (self.game, bots)
+        kept = bots.get(seat)
+        if kept is None or kept[0] != spec:
+            kept = bots[seat] = (spec, make_bot(spec))
+        return kept[1]
+
+    def watchers(self) -> list[tuple[int, Bot]]:
+        """The computer players of the current game that observe every action."""
+        game, bots = self.agents
+        if game is not self.game:
+            return []
+        return [(seat, bot) for seat, (_, bot) in bots.items() if bot.observes]
 
     # --------------------------------------------------------------- state
 
@@ -661,6 +684,8 @@ class RoomService:
         assert game is not None and table.game_id is not None
         await self.storage.append_action(table.game_id, len(game.log), seat, action.code, auto)
         events = game.apply(seat, action)
+        for watcher_seat, watcher in table.watchers():
+            watcher.observe(game.view_for(watcher_seat), seat, action)
         table.version += 1
         table.history.append((table.version, events))
         if game.match_over:
@@ -739,8 +764,15 @@ class RoomService:
         game = table.game
         assert game is not None
         info = table.seat_info(seat)
-        bot = make_bot(info.bot or table.bot)
-        action = bot.choose(game.view_for(seat), table.rng)
+        bot = table.agent(seat, info.bot or table.bot)
+        view = game.view_for(seat)
+        if bot.observes:
+            # A searching bot thinks for tens of milliseconds: off the event loop (its
+            # rollouts release the GIL), while this table's lock keeps the game still.
+            rng = random.Random(table.rng.getrandbits(64))
+            action = await asyncio.to_thread(bot.choose, view, rng)
+        else:
+            action = bot.choose(view, table.rng)
         if action is None:
             return False
         await self._commit(table, seat, action, auto=True)
