@@ -69,9 +69,7 @@ def compare(players: int, games: int, rounds: int, seed: int) -> dict[str, Any]:
     core = best.get("core")
     if core is not None:
         out["core"] = core.to_json()
-        out["ratio_core_games_per_second"] = round(
-            core.games_per_second / rl.games_per_second, 2
-        )
+        out["ratio_core_games_per_second"] = round(core.games_per_second / rl.games_per_second, 2)
     return out
 
 

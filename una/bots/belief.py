@@ -91,6 +91,9 @@ class Belief:
         self.reveals_seen = 0
         self.wd4_prev_color: Color | None = None  # the color a pending Wild Draw Four replaced
         self._rng_seed = 0
+        # The unseen cards and the remembered discards of the last view sampled: the same
+        # for every sample of one decision.
+        self._pool: tuple[View, Game, list[Card], list[Card]] | None = None
 
     # ------------------------------------------------------------------ tracking
 
@@ -105,6 +108,7 @@ class Belief:
 
     def update(self, view: View, actor: int | None = None, action: Action | None = None) -> None:
         """Take in ``view`` (after ``actor`` took ``action``, when known)."""
+        self._pool = None
         if view.hand_number != self.hand_number:
             self._reset(view)
         before = self.last
@@ -203,21 +207,12 @@ class Belief:
         assert view.seat is not None and view.hand is not None
         me = view.seat
         n = len(view.players)
-        template, deck = _template(rules_key(view), n)
+        if self._pool is None or self._pool[0] is not view:
+            template, deck = _template(rules_key(view), n)
+            self._pool = (view, template, *self._unseen(view, deck))
+        _, template, unseen, discard_known = self._pool
         game = template.copy()
-        pool = Counter(deck)
-        pool.subtract(view.hand)
-        pool[view.top] -= 1
-        discard_known = [card for pos, card in self.seen.items() if pos < view.discard_pile - 1]
-        for card in discard_known:
-            pool[card] -= 1
-        if any(count < 0 for count in pool.values()):
-            # What was remembered does not fit (hands moved): trust only the view.
-            discard_known = []
-            pool = Counter(deck)
-            pool.subtract(view.hand)
-            pool[view.top] -= 1
-        unseen = list(pool.elements())
+        unseen = list(unseen)
         rng.shuffle(unseen)
 
         hands: list[list[Card]] = [[] for _ in range(n)]
@@ -251,9 +246,10 @@ class Belief:
             aside.append(unseen[:count])
             del unseen[:count]
         in_discard = max(view.discard_pile - 1 - len(discard_known), 0)
+        # The discard pile's order below its top never matters: it is shuffled before it
+        # is drawn from again.
         discard = discard_known + unseen[:in_discard]
         del unseen[:in_discard]
-        rng.shuffle(discard)
         discard.append(view.top)
 
         game.hands = hands
@@ -263,6 +259,24 @@ class Belief:
         self._rng_seed = rng.getrandbits(63)  # the sampled game's own reshuffles
         self._set_public(game, view)
         return game
+
+    def _unseen(self, view: View, deck: tuple[Card, ...]) -> tuple[list[Card], list[Card]]:
+        """The cards ``view``'s seat has not seen (in deck order), and the cards it
+        remembers under the top of the discard pile."""
+        assert view.hand is not None
+        pool = Counter(deck)
+        pool.subtract(view.hand)
+        pool[view.top] -= 1
+        discard_known = [card for pos, card in self.seen.items() if pos < view.discard_pile - 1]
+        for card in discard_known:
+            pool[card] -= 1
+        if any(count < 0 for count in pool.values()):
+            # What was remembered does not fit (hands moved): trust only the view.
+            discard_known = []
+            pool = Counter(deck)
+            pool.subtract(view.hand)
+            pool[view.top] -= 1
+        return list(pool.elements()), discard_known
 
     def _set_public(self, game: Game, view: View) -> None:
         n = game.n

@@ -62,14 +62,16 @@ from una.engine.rules import RuleSet
 from una.engine.views import View
 
 #: Iterations per decision at each level.
-LEVELS: dict[str, int] = {"easy": 128, "normal": 512, "hard": 4096}
+LEVELS: dict[str, int] = {"easy": 512, "normal": 2048, "hard": 8192}
 #: Rollouts on the pure-Python engine (rule sets the compiled core does not play) cost
 #: about 100 times more: a level's budget is divided by this to stay interactive.
-PYTHON_SHARE = 16
+PYTHON_SHARE = 64
 #: The exploration constant of UCB1 (rewards are 0 or 1).
 EXPLORATION = 0.7
 #: How many standard errors better than the prior a choice must be to replace it.
-CONFIDENCE = 2.0
+CONFIDENCE = 1.0
+#: Rollouts per sampled position in the compiled core (the draw pile reshuffled for each).
+REPEATS = 16
 #: A rollout longer than this many actions is scored as a draw (a blocked, looping hand).
 ROLLOUT_LIMIT = 500
 
@@ -113,6 +115,9 @@ class StrongBot(Bot):
         level: str | int | None = None,
         think_ms: float | None = None,
         algorithm: str = "flat",
+        rollout_policy: str = "greedy",
+        repeats: int = REPEATS,
+        confidence: float = CONFIDENCE,
     ) -> None:
         if algorithm not in ("flat", "tree"):
             raise ValueError(f"algorithm must be 'flat' or 'tree', not {algorithm!r}")
@@ -131,6 +136,13 @@ class StrongBot(Bot):
             raise ValueError(f"think_ms must be positive, not {think_ms}")
         self.think_ms = think_ms
         self.algorithm = algorithm
+        if rollout_policy not in fast.POLICIES:
+            raise ValueError(f"rollout_policy must be one of {', '.join(fast.POLICIES)}")
+        self.rollout_policy = rollout_policy
+        if repeats < 1:
+            raise ValueError(f"repeats must be 1 or more, not {repeats}")
+        self.repeats = repeats
+        self.confidence = confidence
         self._compiled = False
         self._core_rules: dict[str, bool] = {}
         self.belief: Belief | None = None
@@ -195,7 +207,8 @@ class StrongBot(Bot):
         sim_rng = random.Random(rng.getrandbits(64))
         deadline = None if self.think_ms is None else time.perf_counter() + self.think_ms / 1000
         iterations = self.iterations if self._compiled else self.iterations // PYTHON_SHARE
-        budget = max(1, iterations // len(choices)) if deadline is None else 1_000_000
+        per_sample = len(choices) * (self.repeats if self._compiled else 1)
+        budget = max(1, iterations // per_sample) if deadline is None else 1_000_000
         sums = [0.0] * len(choices)
         squares = [0.0] * len(choices)
         done = 0
@@ -217,13 +230,13 @@ class StrongBot(Bot):
                 diff = result - results[base]
                 sums[index] += diff
                 squares[index] += diff * diff
-        self.last_iterations = done * len(choices)
+        self.last_iterations = done * per_sample
         best, best_score = base, 0.0
         if done >= 2:
             for index in range(len(choices)):
                 mean = sums[index] / done
                 variance = max(squares[index] / done - mean * mean, 0.0) / (done - 1)
-                score = mean - CONFIDENCE * math.sqrt(variance)
+                score = mean - self.confidence * math.sqrt(variance)
                 if score > best_score:
                     best, best_score = index, score
         return choices[best]
@@ -328,10 +341,18 @@ class StrongBot(Bot):
 
     def _rollout(self, game: Game, rng: random.Random) -> list[float]:
         if self._compiled:
-            # The C core plays the standard rules' random playout ~300x faster.
-            rewards = [0.0] * game.n
-            rewards[fast.playout_from(game, rng.getrandbits(63))] = 1.0
-            return rewards
+            # The C core plays the standard rules' hand ~300x faster than Python, so one
+            # sampled position is played out REPEATS times by the greedy policy (fewer
+            # samples, each judged better); ROLLOUT_LIMIT-long hands count for nobody.
+            wins = fast.playouts_from(
+                game,
+                rng.getrandbits(63),
+                self.rollout_policy,
+                self.repeats,
+                ROLLOUT_LIMIT,
+                shuffle_pile=True,
+            )
+            return [w / self.repeats for w in wins]
         steps = 0
         while not game.hand_over:
             seat = game.to_act
