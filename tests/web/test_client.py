@@ -121,7 +121,12 @@ def test_create_form_sends_switches(pages: Pages) -> None:
         expect(row.locator(".hint")).not_to_be_empty()
     ann.locator("#sw-jump_in").check()
     ann.locator("#sw-seven_zero").check()
+    # Every computer player and level is offered; the searching one takes the bot seat.
+    labels = ann.locator("#create-bot option").all_inner_texts()
+    assert {"heuristic", "strong (search)", "strong (search), level hard"} <= set(labels)
+    ann.locator("#create-bot").select_option("strong:easy")
     code = create_table(ann, seats=2, bots=1, target=50)
+    expect(ann.locator(".table-screen")).to_contain_text("strong-1")
     rules = ann.locator(".rules-text")
     expect(rules).to_contain_text("jump_in")
     expect(rules).to_contain_text("seven_zero")

@@ -118,6 +118,6 @@ register(
     "strong",
     StrongBot,
     tuple(STRONG_LEVELS),
-    "ISMCTS over hands sampled from what it saw; levels easy, normal, hard",
+    "searches: plays each choice out on hands sampled from what it saw; easy, normal, hard",
     timed=True,
 )

@@ -12,23 +12,29 @@ take, stack or take, draw or play, play or keep a drawn card, targets) is search
    same rollout generator, so candidates are compared on the same hidden cards and the
    same luck. The ``heuristic`` bot's choice is the prior, and another action replaces it
    only when its paired advantage is ``CONFIDENCE`` standard errors above zero: one UNO
-   rollout carries little signal (from the first move of a hand, a better choice wins
-   about 2-5% more random playouts), so search overrides the rules of thumb only where
-   it is sure. ``algorithm="tree"`` is single-observer ISMCTS (Cowling, Powley &
-   Whitehouse 2012: one tree over all determinizations, UCB1 with availability counts,
-   each player maximizing her own result); at interactive budgets it measured weaker.
+   rollout carries little signal (a better first card wins 2-5% more playouts), and with
+   many candidates the noisiest one looks best by chance (measured: trusting the means
+   outright, the bot drew instead of playing a card and lost to ``heuristic``).
+   ``algorithm="tree"`` is single-observer ISMCTS (Cowling, Powley & Whitehouse 2012:
+   one tree over all determinizations, UCB1 with availability counts, each player
+   maximizing her own result); at interactive budgets it measured weaker.
 3. **Rollouts** play the sampled game to the end of the hand with the engine itself,
-   under the table's rules, so every preset, switch and mutant is simulated: in the
-   compiled core (:mod:`una.engine.fast`, ~10 us a playout) for the standard rules, on
-   the Python engine otherwise (with the budget divided by ``PYTHON_SHARE``).
+   under the table's rules, so every preset, switch and mutant is simulated. For the
+   standard rules they run in the compiled core (:func:`una.engine.fast.playouts_from`):
+   ``REPEATS`` playouts of each sampled position, the draw pile (unknown to the seat)
+   reshuffled for each, by the *greedy* policy, the heuristic's judgment in C, so the
+   search improves on a good player's plan (a rollout algorithm) instead of judging
+   moves by random play. Sampling a position costs about as much as 16 playouts, which
+   is why each is played out 16 times. Other rule sets roll out on the Python engine with
+   the random policy and the budget divided by ``PYTHON_SHARE``.
 
 UNO calls and catches are never searched (they are always right), and a jump-in is left
 to the heuristic (it sheds a card for free).
 
-Levels set the budget: ``strong:easy`` (128 rollouts), ``strong`` (512), ``strong:hard``
-(4096), or a number of rollouts (``strong:5000``); ``think_ms`` replaces it by a time
-budget. Under a rollout budget the same view and the same generator state give the same
-move.
+Levels set the budget: ``strong:easy`` (512 rollouts), ``strong`` (2048, about 15 ms a
+decision), ``strong:hard`` (8192), or a number of rollouts (``strong:5000``);
+``think_ms`` replaces it by a time budget. Under a rollout budget the same view and the
+same generator state give the same move.
 
 >>> import random
 >>> from una.engine import Game

@@ -190,7 +190,12 @@ export class LobbyView {
     const out = [];
     for (const [name, info] of Object.entries(rulesData.bots || {})) {
       out.push([name, t(`bot.${name}`)]);
-      for (const level of info.levels || []) out.push([`${name}:${level}`, t("bot.level", { n: level })]);
+      for (const level of info.levels || []) {
+        // "strong" means its normal level; named levels are translated, numbers shown.
+        if (level === "normal") continue;
+        const n = typeof level === "string" ? t(`bot.level.${level}`) : level;
+        out.push([`${name}:${level}`, t("bot.level", { name: t(`bot.${name}`), n })]);
+      }
     }
     return out;
   }

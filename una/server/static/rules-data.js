@@ -308,6 +308,14 @@ export const RULES = {
     5
    ],
    "description": "rule-based: keeps wilds, names its best color, counts cards to challenge, catches"
+  },
+  "strong": {
+   "levels": [
+    "easy",
+    "normal",
+    "hard"
+   ],
+   "description": "searches: plays each choice out on hands sampled from what it saw; easy, normal, hard"
   }
  }
 };
