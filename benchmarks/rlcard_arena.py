@@ -105,6 +105,7 @@ from typing import Any
 
 from una.bots.base import Bot
 from una.bots.registry import make_bot
+from una.bots.strong import StrongBot
 from una.engine.actions import DRAW, Action, Kind
 from una.engine.cards import Card, Color
 from una.engine.rules import RuleSet
@@ -442,9 +443,11 @@ def play_game(
     index: int,
     max_actions: int = MAX_ACTIONS,
     make: Callable[[str], Bot] = make_bot,
+    model: str | None = None,
 ) -> GameResult:
     """Game ``index``: the bot in seat ``index % 2``, RLCard's ``opponent`` in the other
-    (``make`` builds the bot from its spec: tests pass their own)."""
+    (``make`` builds the bot from its spec: tests pass their own; ``model``: the rules a
+    searching bot simulates with, see :func:`with_model`)."""
     import numpy as np
 
     env = _env()
@@ -461,7 +464,7 @@ def play_game(
     else:
         names = ["", ""]
         names[seat], names[1 - seat] = bot_spec, f"rlcard:{opponent}"
-        una = UnaSeat(make(bot_spec), seat, tuple(names), random.Random(gseed))
+        una = UnaSeat(with_model(make(bot_spec), model), seat, tuple(names), random.Random(gseed))
         seats[seat] = una
     actions = auto_plays = 0
     while not game.is_over():
@@ -481,10 +484,28 @@ def play_game(
     return GameResult(index, seat, winner, actions, decisions, auto_plays)
 
 
+def with_model(bot: Bot, model: str | None) -> Bot:
+    """``bot``, told to simulate RLCard's game with the rules ``model`` (a preset name or a
+    JSON rules object) instead of the views' rules. No switch set is RLCard's game (see
+    above), so the views' rules are already a model; ``standard`` trades its differences
+    for the compiled core's speed and greedy rollouts (``una.bots.strong``)."""
+    if model is None:
+        return bot
+    if not isinstance(bot, StrongBot):
+        raise ValueError(f"--model: bot {bot.name!r} does not simulate (only strong does)")
+    bot.model = RuleSet.from_json(json.loads(model) if model.lstrip().startswith("{") else model)
+    return bot
+
+
 def _play_chunk(
-    bot_spec: str, opponent: str, seed: int, max_actions: int, indices: Sequence[int]
+    bot_spec: str,
+    opponent: str,
+    seed: int,
+    max_actions: int,
+    model: str | None,
+    indices: Sequence[int],
 ) -> list[GameResult]:
-    return [play_game(bot_spec, opponent, seed, i, max_actions) for i in indices]
+    return [play_game(bot_spec, opponent, seed, i, max_actions, model=model) for i in indices]
 
 
 def run(
@@ -494,19 +515,20 @@ def run(
     seed: int = 1,
     jobs: int = 1,
     max_actions: int = MAX_ACTIONS,
+    model: str | None = None,
 ) -> list[GameResult]:
     """Every game's result, in game order (the same whatever ``jobs``)."""
     if opponent not in OPPONENTS:
         raise ValueError(f"unknown opponent {opponent!r} (opponents: {', '.join(OPPONENTS)})")
     if not bot_spec.startswith("rlcard:"):
-        make_bot(bot_spec)  # fail early on an unknown spec
+        with_model(make_bot(bot_spec), model)  # fail early on an unknown spec or model
     if jobs <= 1 or games <= 1:
-        return _play_chunk(bot_spec, opponent, seed, max_actions, range(games))
+        return _play_chunk(bot_spec, opponent, seed, max_actions, model, range(games))
     chunks = [list(range(k, games, jobs)) for k in range(jobs)]
     context = multiprocessing.get_context("spawn")
     with context.Pool(jobs) as pool:
         parts = pool.starmap(
-            _play_chunk, [(bot_spec, opponent, seed, max_actions, c) for c in chunks]
+            _play_chunk, [(bot_spec, opponent, seed, max_actions, model, c) for c in chunks]
         )
     return sorted((r for part in parts for r in part), key=lambda r: r.index)
 
@@ -571,14 +593,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=MAX_ACTIONS,
         help="a game longer than this counts as unfinished",
     )
+    parser.add_argument(
+        "--model",
+        help="rules (a preset or JSON) a searching bot simulates with instead of the views' "
+        "(e.g. standard: the compiled core)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.games <= 0 or args.jobs <= 0:
         parser.error("--games and --jobs must be positive")
     start = time.perf_counter()
-    results = run(args.bot, args.opponent, args.games, args.seed, args.jobs, args.max_actions)
+    try:
+        results = run(
+            args.bot, args.opponent, args.games, args.seed, args.jobs, args.max_actions, args.model
+        )
+    except ValueError as error:
+        parser.error(str(error))
     seconds = time.perf_counter() - start
     report = summarize(results, seconds, args.bot, args.opponent, args.seed, args.jobs)
+    report["model"] = args.model
     report["digest"] = outcome_digest(results)
     if args.json:
         print(json.dumps(report))

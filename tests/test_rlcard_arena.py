@@ -157,6 +157,18 @@ def test_rlcard_baseline_and_unknown_names() -> None:
         arena.run("nobody", "random", 2)
 
 
+def test_strong_simulates_with_a_model() -> None:
+    # Told to simulate RLCard's game with the standard rules, the strong bot searches with
+    # the compiled core; its actions stay RLCard-legal (the adapter checks every one).
+    results = arena.run("strong:64", "rule", 4, seed=2, model="standard")
+    assert len(results) == 4 and all(r.winner is not None for r in results)
+    assert sum(r.decisions for r in results) > 0
+    with pytest.raises(ValueError, match="does not simulate"):
+        arena.run("heuristic", "rule", 2, model="standard")
+    with pytest.raises(ValueError, match="unknown preset"):
+        arena.run("strong", "rule", 2, model="nope")
+
+
 def test_view_of_a_position() -> None:
     public = arena.Public(
         counts=(2, 5),

@@ -81,8 +81,11 @@ def rules_key(view: View) -> str:
 class Belief:
     """One seat's memory of a hand, built from its views; see the module's docstring."""
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int, model: RuleSet | None = None) -> None:
         self.seat = seat
+        #: The rules the sampled games are played under: the view's own when None; another
+        #: rule set where the table's game cannot be simulated (RLCard's, in its arena).
+        self.model = None if model is None else json.dumps(model.to_json(), sort_keys=True)
         self.hand_number = -1
         self.last: View | None = None
         self.seen: dict[int, Card] = {}  # discard pile position -> the card seen there
@@ -208,7 +211,7 @@ class Belief:
         me = view.seat
         n = len(view.players)
         if self._pool is None or self._pool[0] is not view:
-            template, deck = _template(rules_key(view), n)
+            template, deck = _template(self.model or rules_key(view), n)
             self._pool = (view, template, *self._unseen(view, deck))
         _, template, unseen, discard_known = self._pool
         game = template.copy()

@@ -124,6 +124,7 @@ class StrongBot(Bot):
         rollout_policy: str = "greedy",
         repeats: int = REPEATS,
         confidence: float = CONFIDENCE,
+        model: RuleSet | None = None,
     ) -> None:
         if algorithm not in ("flat", "tree"):
             raise ValueError(f"algorithm must be 'flat' or 'tree', not {algorithm!r}")
@@ -149,6 +150,8 @@ class StrongBot(Bot):
             raise ValueError(f"repeats must be 1 or more, not {repeats}")
         self.repeats = repeats
         self.confidence = confidence
+        #: The rules it simulates with, when not the table's (see :class:`Belief`).
+        self.model = model
         self._compiled = False
         self._core_rules: dict[str, bool] = {}
         self.belief: Belief | None = None
@@ -161,7 +164,7 @@ class StrongBot(Bot):
     def _belief(self, view: View) -> Belief:
         assert view.seat is not None
         if self.belief is None or self.belief.seat != view.seat:
-            self.belief = Belief(view.seat)
+            self.belief = Belief(view.seat, self.model)
         return self.belief
 
     def observe(self, view: View, seat: int, action: Action) -> None:
@@ -328,7 +331,7 @@ class StrongBot(Bot):
 
     def _use_core(self, view: View) -> bool:
         """Whether rollouts under the view's rules can run in the compiled core."""
-        key = rules_key(view)
+        key = self.belief.model if self.belief and self.belief.model else rules_key(view)
         if key not in self._core_rules:
             self._core_rules[key] = fast.available() and fast.supports(
                 RuleSet.from_json(json.loads(key))
