@@ -367,9 +367,9 @@ static void apply(Game *g, const Act *a)
     }
 }
 
-/* The random policy (random_bot.pick) on Game.legal_actions(to_act), drawing from the
- * policy generator exactly where pick() draws: one below(k) for k > 1 options. */
-static void choose(const Game *g, uint64_t *policy, Act *a)
+/* Clears `a`; true when the seat to act owes its UNO call (then `a` is that call): both
+ * policies call it before anything else. */
+static int start_choice(const Game *g, Act *a)
 {
     int seat = g->to_act;
     a->color = -1;
@@ -378,8 +378,18 @@ static void choose(const Game *g, uint64_t *policy, Act *a)
     a->target = -1;
     if (g->owes[seat] && g->hlen[seat] == 1) {
         a->kind = A_UNO;
-        return;
+        return 1;
     }
+    return 0;
+}
+
+/* The random policy (random_bot.pick) on Game.legal_actions(to_act), drawing from the
+ * policy generator exactly where pick() draws: one below(k) for k > 1 options. */
+static void choose(const Game *g, uint64_t *policy, Act *a)
+{
+    int seat = g->to_act;
+    if (start_choice(g, a))
+        return;
     if (g->phase == PH_PLAY || g->phase == PH_DRAWN) {
         uint8_t cards[64];
         int8_t colors[64];
@@ -497,14 +507,8 @@ static int strongest_color(const int count[4], const int value[4], uint64_t *pol
 static void choose_greedy(const Game *g, uint64_t *policy, Act *a)
 {
     int seat = g->to_act;
-    a->color = -1;
-    a->uno = 0;
-    a->card = -1;
-    a->target = -1;
-    if (g->owes[seat] && g->hlen[seat] == 1) {
-        a->kind = A_UNO;
+    if (start_choice(g, a))
         return;
-    }
     int count[4], value[4];
     if (g->phase == PH_COLOR) {
         color_strength(g, seat, count, value);
