@@ -91,9 +91,9 @@ class Client:
     close: Callable[[], Awaitable[None]] | None = None
     queue_size: int = 0
     #: The lobby page this client looks at (None: it does not look at the lobby), and the
-    #: codes of the tables that page shows: the lobby's changes it is sent.
+    #: codes of the tables that page shows, in its order: the lobby's changes it is sent.
     lobby_page: int | None = None
-    lobby_codes: set[str] = field(default_factory=set)
+    lobby_codes: dict[str, None] = field(default_factory=dict)
     dropped: bool = False
     on_drop: Callable[[Client], None] | None = None
     _queue: asyncio.Queue[dict[str, Any]] | None = None
@@ -456,7 +456,7 @@ class RoomService:
     def _leave_lobby(self, client: Client) -> None:
         self.lobby_clients.discard(client)
         client.lobby_page = None
-        client.lobby_codes = set()
+        client.lobby_codes = {}
 
     def _dropped(self, client: Client) -> None:
         """A socket that fell behind was dropped: it is gone, as after a disconnect."""
@@ -612,16 +612,17 @@ class RoomService:
 
     def lobby_message(self, client: Client, page: int = 0) -> dict[str, Any]:
         """One page of the lobby: the public tables, and the private ones where this player
-        sits or watches, oldest first. The client is then sent the changes of that page
-        (``lobby_table``, ``lobby_gone``) until it asks again or goes to a table."""
+        sits or watches, newest first (a page past the last is the last). The client is then
+        sent that page's changes (``lobby_table``, ``lobby_gone``) until it asks again or goes
+        to a table; the first page also gets every new table, at its top."""
         mine = client.player_id
-        listed = [t for t in self.tables.values() if self._listed(t, mine)]
+        listed = [t for t in reversed(self.tables.values()) if self._listed(t, mine)]
         pages = max(1, -(-len(listed) // LOBBY_PAGE))
         page = min(page, pages - 1)
         shown = listed[page * LOBBY_PAGE : (page + 1) * LOBBY_PAGE]
         if client.table is None and client in self.clients:
             client.lobby_page = page
-            client.lobby_codes = {t.code for t in shown}
+            client.lobby_codes = dict.fromkeys(t.code for t in shown)
             self.lobby_clients.add(client)
         return {
             "type": "lobby",
@@ -632,23 +633,30 @@ class RoomService:
             "total": len(listed),
         }
 
-    async def _lobby_changed(self, table: Table) -> None:
+    async def _lobby_changed(self, table: Table, new: bool = False) -> None:
         """Tell the lobby's clients what changed at ``table``: its new summary to those whose
-        page shows it (or has room for it), ``lobby_gone`` when it closed or is no longer
-        theirs to see. The cost is one summary and one small message per lobby client."""
+        page shows it (and, when it is ``new``, to those on the first page, where it goes on
+        top and the page's last table drops off), ``lobby_gone`` when it closed or is no
+        longer theirs to see. The cost is one summary and a small message per lobby client,
+        whatever the number of tables."""
         if not self.lobby_clients:
             return
         gone = self.tables.get(table.code) is not table
         summary = None if gone else table.summary(len(self.connected(table)))
         for client in list(self.lobby_clients):
-            shown = table.code in client.lobby_codes
+            codes = client.lobby_codes
+            shown = table.code in codes
             if gone or not self._listed(table, client.player_id):
                 if shown:
-                    client.lobby_codes.discard(table.code)
+                    del codes[table.code]
                     await client.send({"type": "lobby_gone", "code": table.code})
-            elif shown or len(client.lobby_codes) < LOBBY_PAGE:
-                client.lobby_codes.add(table.code)
+            elif shown:
                 await client.send({"type": "lobby_table", "table": summary})
+            elif new and client.lobby_page == 0:
+                client.lobby_codes = codes = {table.code: None, **codes}
+                while len(codes) > LOBBY_PAGE:
+                    codes.popitem()
+                await client.send({"type": "lobby_table", "table": summary, "new": True})
 
     async def create(self, client: Client, m: p.Create) -> None:
         try:
@@ -667,8 +675,9 @@ class RoomService:
         if m.timer is not None and not 1 <= m.timer <= 600:
             raise RoomError("timer: from 1 to 600 seconds, or null for none", "bad_timer")
         name = p.clean_name(m.name) if m.name else ""
-        await self._check_hosted(client)
+        self._check_hosted(client)
         await self._leave_current(client)
+        await self._close_deserted(client.player_id)
         code = self._new_code()
         # A public table always has a turn timer (null asks for the server's), so that no
         # stranger can hold it up by not playing; a private table may have none.
@@ -682,24 +691,35 @@ class RoomService:
         self.tables[code] = table
         self._place(client, table)
         await client.send({"type": "joined", "table": code, "seat": 0})
-        await self._changed(table)
+        await self._changed(table, new=True)
 
-    async def _check_hosted(self, client: Client) -> None:
-        """At most ``max_hosted`` open tables per host: her deserted ones (nobody seated, nobody
-        there) are closed first, and past the cap ``create`` is refused."""
-        hosted = [t for t in self.tables.values() if t.host_id == client.player_id]
-        for table in hosted:
-            deserted = not table.humans() and not self.connected(table)
-            if deserted and client.table != table.code:
-                await self.close_table(table)
-        hosted = [t for t in hosted if t.code in self.tables]
-        if len(hosted) >= self.max_hosted:
-            codes = ", ".join(t.code for t in hosted)
+    def _check_hosted(self, client: Client) -> None:
+        """Refuse ``create`` past ``max_hosted`` open tables of this host, not counting the
+        ones she deserts by creating (nobody else seated, nobody else there)."""
+        kept = [
+            t
+            for t in self.tables.values()
+            if t.host_id == client.player_id and not self._deserted(t, client)
+        ]
+        if len(kept) >= self.max_hosted:
+            codes = ", ".join(t.code for t in kept)
             raise RoomError(
-                f"you host {len(hosted)} open tables already ({codes}); at most "
+                f"you host {len(kept)} open tables already ({codes}); at most "
                 f"{self.max_hosted}: leave one to its players or let it close",
                 "too_many_tables",
             )
+
+    def _deserted(self, table: Table, leaving: Client | None = None) -> bool:
+        """Nobody seated and nobody there (besides ``leaving``, who goes)."""
+        mine = None if leaving is None else leaving.player_id
+        if any(pid != mine for pid in table.humans()):
+            return False
+        return all(c is leaving for c in self.connected(table))
+
+    async def _close_deserted(self, host_id: int) -> None:
+        for table in [t for t in self.tables.values() if t.host_id == host_id]:
+            if self._deserted(table):
+                await self.close_table(table)
 
     def _new_code(self) -> str:
         while True:
@@ -1284,13 +1304,13 @@ class RoomService:
             if client is not skip:
                 await client.send(self._state_message(table, client, events, fresh=False))
 
-    async def _changed(self, table: Table, bump: bool = True) -> None:
+    async def _changed(self, table: Table, bump: bool = True, new: bool = False) -> None:
         # Seats and spectators change the version only between matches: during one, an
         # action based on the game as it stands must not go stale because someone watched.
         if bump and not table.playing:
             table.version += 1
         await self._broadcast_state(table, [])
-        await self._lobby_changed(table)
+        await self._lobby_changed(table, new=new)
 
 
 async def open_service(storage: Storage, **options: Any) -> RoomService:
