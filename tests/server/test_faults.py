@@ -13,6 +13,7 @@ import socket
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -501,3 +502,71 @@ def test_a_socket_that_stops_reading_holds_nobody_up(server: Server) -> None:
             ws.transport.abort()
 
     run(scenario())
+
+
+# ---------------------------------------------------- item 5: the lobby with 5,000 tables
+
+
+async def seed_tables(db: str, count: int) -> None:
+    """``count`` open public tables, written straight into the database (as if 5,000 people
+    had each made one), in one transaction."""
+    from una.engine import RuleSet
+    from una.server.rooms import Table
+    from una.server.storage import Storage
+    from una.server.storage import tables as tables_table
+
+    config = Table("X", None, RuleSet.from_json("standard"), 4, public=True)
+    config.seats = [None] * 4
+    text = json.dumps(config.config())
+    now = datetime.now(UTC)
+    rows = [{"code": f"S{i:04d}", "host_id": None, "config": text, "status": "open",
+             "created_at": now} for i in range(count)]  # fmt: skip
+    async with await Storage.open(db) as storage, storage.engine.begin() as conn:
+        await conn.execute(tables_table.insert(), rows)
+
+
+def size(frame: dict[str, Any]) -> int:
+    return len(json.dumps(frame, ensure_ascii=False).encode())
+
+
+def test_the_lobby_costs_little_with_5000_tables(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'una.db'}"
+    run(seed_tables(db, 4990))
+    server = Server(db).start()
+
+    async def scenario() -> None:
+        watchers = [await Player(server, f"L{i}").connect() for i in range(20)]
+        for watcher in watchers:
+            await watcher.send({"type": "lobby"})
+            page = await watcher.expect("lobby")
+            assert len(page["tables"]) == 50 and page["total"] == 4990 and page["pages"] == 100
+            assert size(page) < 40_000
+        last = watchers[-1]
+        await last.send({"type": "lobby", "page": 99})
+        page = await last.expect("lobby")
+        assert page["page"] == 99 and len(page["tables"]) == 40
+        await last.send({"type": "lobby", "page": -1})
+        assert (await last.expect("error"))["code"] == "bad_page"
+        marks = [w.mark() for w in watchers]
+        ann = await Player(server, "Ann").connect()
+        await ann.send({"type": "create", "rules": "standard", "seats": 2, "public": True})
+        code = (await ann.expect("joined"))["table"]
+        for watcher, mark in zip(watchers[:-1], marks, strict=False):
+            change = await watcher.expect("lobby_table", since=mark)
+            assert change["new"] and change["table"]["code"] == code
+        await asyncio.sleep(0.5)
+        sent = [watcher.frames[mark:] for watcher, mark in zip(watchers, marks, strict=True)]
+        assert sent[-1] == []  # page 99 does not show it: not a byte
+        assert all(len(frames) == 1 and size(frames[0]) < 1500 for frames in sent[:-1])
+        # Ann sits down at another table: the first page sees her table's seats change.
+        bob = await Player(server, "Bob").connect()
+        marks = [w.mark() for w in watchers]
+        await bob.send({"type": "join", "table": code})
+        await bob.expect("joined")
+        change = await watchers[0].expect("lobby_table", since=marks[0])
+        assert change["table"]["taken"] == 2 and not change.get("new")
+
+    try:
+        run(scenario())
+    finally:
+        server.stop()

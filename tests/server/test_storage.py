@@ -411,3 +411,72 @@ async def test_durable_across_a_restart(storage_url: str) -> None:
         assert live.id == game_id and live.actions == [(1, "draw")]
         await restarted.append_action(game_id, 1, 1, "pass")
     await crashed.close()
+
+
+# ------------------------------------------------------- one transaction per table change
+
+
+@aio
+async def test_a_match_start_is_one_transaction(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        old = await _new_game(storage, "K7QX2")
+        header = {"format": "una/1", "rules": "standard", "players": ["A", "B"], "seed": 2}
+        new = await storage.start_game(
+            "K7QX2", header, engine_version="9.9", config={"seats": 2, "game_seats": [0, 1]},
+            status="playing", finish=(old, {"ended": "by vote"}),
+        )  # fmt: skip
+        table = await storage.table("K7QX2")
+        assert table is not None and table.status == "playing"
+        assert table.config == {"seats": 2, "game_seats": [0, 1]}
+        ended, started = await storage.game(old), await storage.game(new)
+        assert ended is not None and ended.result == {"ended": "by vote"}
+        assert started is not None and not started.finished
+        assert (started.record_format, started.engine_version) == ("una/1", "9.9")
+        # One part refused (the game to finish is finished already): nothing of it is written.
+        with pytest.raises(StorageError, match="already finished"):
+            await storage.start_game("K7QX2", header, config={"seats": 3}, status="x",
+                                     finish=(old, {}))  # fmt: skip
+        table = await storage.table("K7QX2")
+        assert table is not None and table.status == "playing" and table.config["seats"] == 2
+        assert [g.id for g in await storage.live_games()] == [new]
+        with pytest.raises(TypeError, match="config must be a dict"):
+            await storage.start_game("K7QX2", header, config=[])  # type: ignore[arg-type]
+        assert [g.id for g in await storage.live_games()] == [new]
+
+
+@aio
+async def test_a_finish_writes_the_table_with_it(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        game_id = await _new_game(storage, "K7QX2")
+        with pytest.raises(StorageError, match="no table 'NOPE'"):
+            await storage.finish_game(game_id, {"winner": 0}, table_code="NOPE", status="over")
+        game = await storage.game(game_id)
+        assert game is not None and not game.finished  # rolled back with the table's part
+        await storage.finish_game(game_id, {"winner": 0}, table_code="K7QX2", status="over",
+                                  config={"seats": 2, "banned": []})  # fmt: skip
+        table = await storage.table("K7QX2")
+        assert table is not None and table.status == "over" and table.config["banned"] == []
+        bob, _ = await storage.create_player("Bob")
+        await storage.update_table("K7QX2", host_id=bob.id)
+        table = await storage.table("K7QX2")
+        assert table is not None and table.host_id == bob.id
+        with pytest.raises(ValueError, match="host_id"):
+            await storage.update_table("K7QX2", host_id=-1)
+
+
+@aio
+async def test_a_quarantined_game_is_no_longer_live(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        game_id = await _new_game(storage, "K7QX2")
+        other = await _new_game(storage, "OTHER")
+        await storage.append_action(game_id, 0, 0, "dance")
+        await storage.quarantine_game(game_id, "ReplayError: dance", table_code="K7QX2",
+                                      config={"seats": 2}, status="waiting")  # fmt: skip
+        assert [g.id for g in await storage.live_games()] == [other]
+        game = await storage.game(game_id)
+        assert game is not None and game.quarantined and not game.finished
+        assert game.quarantine_reason == "ReplayError: dance" and game.actions == [(0, "dance")]
+        table = await storage.table("K7QX2")
+        assert table is not None and table.status == "waiting"
+        with pytest.raises(StorageError, match="no game 999"):
+            await storage.quarantine_game(999, "x")
