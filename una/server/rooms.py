@@ -3,6 +3,10 @@
 It never judges a move: the engine does (``Game.why_illegal``, ``Game.apply``). Every action
 is committed to storage before it is applied, acknowledged or broadcast, and each client
 receives only the view of its own seat (a spectator's view holds no hand).
+
+Nobody waits for one socket: a WebSocket client's messages go through its own bounded queue
+(a client that falls behind is dropped), and each table keeps its own set of clients. A
+table where nobody is connected pauses. The lobby is sent in pages, then as changes.
 """
 
 from __future__ import annotations

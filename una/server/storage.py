@@ -28,6 +28,13 @@ its own transaction, so that a bad row (a duplicate ``seq``) fails alone. Storag
 require a game's ``seq`` values to be contiguous: a caller awaits each append of a game before
 making the next (as the room service does), so a refused append cannot leave a hole.
 
+A change of a table is one transaction: :meth:`Storage.start_game` can finish the game it
+replaces and write the table's new config and status with the new game, and
+:meth:`Storage.finish_game` and :meth:`Storage.quarantine_game` can write the table too, so
+that a crash leaves a table before or after a change, never between. A game row keeps the
+record format and the Una version that started it; a quarantined game (its log no longer
+replays) keeps its rows and its reason and is no longer live.
+
 Times are timezone-aware UTC datetimes; JSON columns are text in the database and ``dict`` in
 Python; the clear player token exists only in :meth:`Storage.create_player`'s return value (the
 database keeps its SHA-256).
