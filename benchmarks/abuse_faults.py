@@ -21,43 +21,34 @@ import contextlib
 import json
 import os
 import random
-import socket
 import sys
 import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-import sqlalchemy as sa
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "server"))
 
-from serverkit import Player, Server, choose, play_until_over  # noqa: E402
-from websockets.asyncio.client import connect  # noqa: E402
-
-from una.engine import RuleSet  # noqa: E402
-from una.server.rooms import Table  # noqa: E402
-from una.server.storage import Storage, create_engine  # noqa: E402
-from una.server.storage import tables as tables_table  # noqa: E402
+from serverkit import (  # noqa: E402
+    Player,
+    Server,
+    choose,
+    frame_size,
+    frozen,
+    play_until_over,
+    seated,
+    seed_tables,
+    sql,
+    started,
+)
 
 Fault = Callable[[str], Awaitable[dict[str, Any]]]
 
 
 # ------------------------------------------------------------------------------ helpers
-
-
-async def sql(db: str, statement: str, **params: Any) -> list[Any]:
-    engine = create_engine(db)
-    try:
-        async with engine.begin() as conn:
-            result = await conn.execute(sa.text(statement), params)
-            return list(result.all()) if result.returns_rows else []
-    finally:
-        await engine.dispose()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -75,40 +66,6 @@ def clients(server: Server) -> int:
     return int(json.loads(server.get("/health")[1])["clients"])
 
 
-async def table_of(server: Server, names: list[str], **create: Any) -> tuple[str, list[Player]]:
-    """A table created by the first person, joined by the others (plus one computer player
-    unless ``bots`` says otherwise); its code."""
-    people = [await Player(server, name).connect() for name in names]
-    create = {"rules": "standard", "seats": len(names) + 1, "bots": 1, **create}
-    await people[0].send({"type": "create", **create})
-    code = (await people[0].expect("joined"))["table"]
-    for person in people[1:]:
-        await person.send({"type": "join", "table": code})
-        await person.expect("joined")
-    return code, people
-
-
-async def start(people: list[Player]) -> None:
-    await people[0].send({"type": "start"})
-    for person in people:
-        while person.view is None:
-            await person.expect("state")
-
-
-async def frozen(server: Server, name: str) -> Any:
-    """A client that says hello and never reads again (tiny receive buffer)."""
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.connect(("127.0.0.1", server.port))
-    ws = await connect(server.ws, sock=sock, max_queue=1, ping_interval=None, max_size=None)
-    await ws.send(json.dumps({"type": "hello", "name": name}))
-    return ws
-
-
-def size(frame: dict[str, Any]) -> int:
-    return len(json.dumps(frame, ensure_ascii=False).encode())
-
-
 # ------------------------------------------------------------------------------- faults
 
 
@@ -120,7 +77,7 @@ async def crash_at_match_start(db: str, rounds: int = 10) -> dict[str, Any]:
     bricked, stuck = 0, 0
     for _ in range(rounds):
         server = Server(db).start()
-        code, people = await table_of(server, ["Ann", "Bob"], public=True)
+        code, people = await seated(server, ["Ann", "Bob"], public=True)
         await people[0].send({"type": "start"})
         time.sleep(rng.uniform(0, 0.030))
         server.kill()
@@ -136,7 +93,7 @@ async def crash_at_match_start(db: str, rounds: int = 10) -> dict[str, Any]:
                 await person.send({"type": "resume", "table": code, "version": 0, "epoch": ""})
                 await person.expect("state")
             if again[0].view is None:
-                await start(again)
+                await started(again)
             await play_until_over(again, moves=3, timeout=20)
         except (TimeoutError, AssertionError):
             stuck += 1
@@ -151,8 +108,8 @@ async def unfinished_after_crash(db: str) -> dict[str, Any]:
     is readable (it answered 403 forever)."""
     server = Server(db).start()
     try:
-        code, people = await table_of(server, ["Ann"], rules={"preset": "standard", "target": 1})
-        await start(people)
+        code, people = await seated(server, ["Ann"], rules={"preset": "standard", "target": 1})
+        await started(people)
         game_id = people[0].state["game_id"]  # type: ignore[index]
         await play_until_over(people)
         server.kill()
@@ -175,8 +132,8 @@ async def seat_change_freeze(db: str) -> dict[str, Any]:
     server = Server(db).start()
     try:
         for how in ("stand", "leave", "kick"):
-            _, (ann, bob) = await table_of(server, [f"Ann {how}", f"Bob {how}"])
-            await start([ann, bob])
+            _, (ann, bob) = await seated(server, [f"Ann {how}", f"Bob {how}"])
+            await started([ann, bob])
             deadline = time.monotonic() + 60
             while not (bob.view and bob.view["to_act"] == bob.view["seat"]):
                 view = ann.view
@@ -206,11 +163,11 @@ async def frozen_reader(db: str, seconds: float = 10.0) -> dict[str, Any]:
     them, and how long until both are dropped."""
     server = Server(db).start()
     try:
-        busy, (ann,) = await table_of(server, ["Ann"], seats=4, bots=3, public=True)
-        await start([ann])
+        busy, (ann,) = await seated(server, ["Ann"], seats=4, bots=3, public=True)
+        await started([ann])
         await ann.send({"type": "auto", "on": True})
-        _, (bob, cat) = await table_of(server, ["Bob", "Cat"], seats=2, bots=0)
-        await start([bob, cat])
+        _, (bob, cat) = await seated(server, ["Bob", "Cat"], seats=2, bots=0)
+        await started([bob, cat])
 
         async def rate() -> float:
             began, version = time.monotonic(), bob.version
@@ -254,26 +211,19 @@ async def lobby_cost(db: str, tables: int = 5000, watchers: int = 200) -> dict[s
     what one ``create`` sends to the lobby and costs the server (CPU, over 20 creates), and,
     as the peer, the whole lobby (every page): what each lobby client was sent before, on
     every create."""
-    table = Table("X", None, RuleSet.from_json("standard"), 4, public=True)
-    table.seats = [None] * 4
-    config = json.dumps(table.config())
-    now = datetime.now(UTC)
-    rows = [{"code": f"S{i:04d}", "host_id": None, "config": config, "status": "open",
-             "created_at": now} for i in range(tables)]  # fmt: skip
-    async with await Storage.open(db) as storage, storage.engine.begin() as conn:
-        await conn.execute(tables_table.insert(), rows)
+    await seed_tables(db, tables)
     began = time.monotonic()
     server = Server(db).start()
-    started = time.monotonic() - began
+    starting = time.monotonic() - began
     try:
         lobby = [await Player(server, f"L{i}").connect() for i in range(watchers)]
         for client in lobby:
             await client.send({"type": "lobby"})
             first = await client.expect("lobby")
-        whole = size(first)
+        whole = frame_size(first)
         for page in range(1, first["pages"]):
             await lobby[0].send({"type": "lobby", "page": page})
-            whole += size(await lobby[0].expect("lobby"))
+            whole += frame_size(await lobby[0].expect("lobby"))
         await lobby[0].send({"type": "lobby"})
         await lobby[0].expect("lobby")
         makers = [await Player(server, f"M{i}").connect() for i in range(20)]
@@ -286,14 +236,14 @@ async def lobby_cost(db: str, tables: int = 5000, watchers: int = 200) -> dict[s
             while len(client.frames) - marks[lobby.index(client)] < 20:
                 await client.expect("lobby_table")
         cpu = cpu_seconds(pid_of(server)) - cpu
-        sent = sum(size(f) for c, m in zip(lobby, marks, strict=True) for f in c.frames[m:])
+        sent = sum(frame_size(f) for c, m in zip(lobby, marks, strict=True) for f in c.frames[m:])
     finally:
         server.stop()
     return {
         "tables": tables,
         "lobby_clients": watchers,
-        "restore_and_start_s": round(started, 2),
-        "page_bytes": size(first),
+        "restore_and_start_s": round(starting, 2),
+        "page_bytes": frame_size(first),
         "whole_lobby_bytes": whole,
         "per_create_bytes_to_lobby": sent // 20,
         "per_create_bytes_before (whole lobby x clients)": whole * watchers,
@@ -308,8 +258,8 @@ async def empty_tables(db: str, count: int = 10, seconds: float = 5.0) -> dict[s
     try:
         people = []
         for i in range(count):
-            _, (person,) = await table_of(server, [f"P{i}"], seats=4, bots=3, bot="strong")
-            await start([person])
+            _, (person,) = await seated(server, [f"P{i}"], seats=4, bots=3, bot="strong")
+            await started([person])
             await person.send({"type": "auto", "on": True})
             people.append(person)
         cpu = cpu_seconds(pid_of(server))
@@ -333,8 +283,8 @@ async def small_holes(db: str) -> dict[str, Any]:
     found: dict[str, Any] = {}
     server = Server(db).start()
     try:
-        code, (ann, bob, other) = await table_of(server, ["Ann", "Bob", "ANN"])
-        await start([ann, bob, other])
+        code, (ann, bob, other) = await seated(server, ["Ann", "Bob", "ANN"])
+        await started([ann, bob, other])
         await ann.send({"type": "kick", "player": "ann"})
         found["kick_up_to_case"] = (await other.expect("kicked", timeout=5))["table"] == code
         await other.send({"type": "join", "table": code})
@@ -347,8 +297,8 @@ async def small_holes(db: str) -> dict[str, Any]:
         await bob.send({"type": "chat", "text": "unabombers are wacky"})
         await asyncio.sleep(0.5)
         found["una_line_said_as"] = [f["text"] for f in bob.frames[mark:] if f["type"] == "chat"]
-        _, (eve,) = await table_of(server, ["Eve"])
-        await start([eve])
+        _, (eve,) = await seated(server, ["Eve"])
+        await started([eve])
         ended, began = 0, time.monotonic()
         while time.monotonic() - began < 20:
             game = eve.state["game_id"]  # type: ignore[index]
@@ -366,10 +316,10 @@ async def poisoned_log(db: str) -> dict[str, Any]:
     quarantined, the other table plays on."""
     server = Server(db).start()
     try:
-        _, ann = await table_of(server, ["Ann"])
-        good, bob = await table_of(server, ["Bob"])
-        await start(ann)
-        await start(bob)
+        _, ann = await seated(server, ["Ann"])
+        good, bob = await seated(server, ["Bob"])
+        await started(ann)
+        await started(bob)
         await play_until_over(ann, moves=3)
         await play_until_over(bob, moves=3)
         game = ann[0].state["game_id"]  # type: ignore[index]

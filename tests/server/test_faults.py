@@ -9,18 +9,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import socket
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from serverkit import Player, Server, choose, play_until_over
-from websockets.asyncio.client import connect
+from serverkit import (
+    Player,
+    Server,
+    choose,
+    frame_size,
+    frozen,
+    play_until_over,
+    seated,
+    seed_tables,
+    sql,
+    started,
+)
 
 from una.server.storage import create_engine
 
@@ -37,17 +45,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 # ------------------------------------------------------------------ database helpers
-
-
-async def sql(db: str, statement: str, **params: Any) -> list[Any]:
-    """Run one statement against the server's database (its own connection); its rows."""
-    engine = create_engine(db)
-    try:
-        async with engine.begin() as conn:
-            result = await conn.execute(sa.text(statement), params)
-            return list(result.all()) if result.returns_rows else []
-    finally:
-        await engine.dispose()
 
 
 @contextlib.asynccontextmanager
@@ -99,25 +96,6 @@ async def server_waits_for_the_lock(db: str, timeout: float = 30.0) -> None:
             return
         await asyncio.sleep(0.05)
     raise TimeoutError("the server never waited for the lock")
-
-
-async def seated(server: Server, names: list[str], **create: Any) -> tuple[str, list[Player]]:
-    """A table created by the first player and joined by the others; its code."""
-    players = [await Player(server, name).connect() for name in names]
-    await players[0].send({"type": "create", "rules": "standard", "seats": len(names) + 1,
-                           "bots": 1, **create})  # fmt: skip
-    code = (await players[0].expect("joined"))["table"]
-    for player in players[1:]:
-        await player.send({"type": "join", "table": code})
-        await player.expect("joined")
-    return code, players
-
-
-async def started(players: list[Player]) -> None:
-    await players[0].send({"type": "start"})
-    for player in players:
-        while player.view is None:
-            await player.expect("state")
 
 
 async def back(server: Server, players: list[Player], code: str) -> list[Player]:
@@ -444,17 +422,6 @@ def test_a_host_has_at_most_five_open_tables(server: Server) -> None:
 # -------------------------------------------- item 4: one socket that stops reading
 
 
-async def frozen(server: Server, name: str) -> Any:
-    """A client that says hello and then never reads again: its receive buffer is tiny and
-    its library stops reading when one message waits."""
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.connect(("127.0.0.1", server.port))
-    ws = await connect(server.ws, sock=sock, max_queue=1, ping_interval=None, max_size=None)
-    await ws.send(json.dumps({"type": "hello", "name": name}))
-    return ws
-
-
 def health(server: Server) -> dict[str, Any]:
     status, body = server.get("/health")
     assert status == 200
@@ -507,28 +474,6 @@ def test_a_socket_that_stops_reading_holds_nobody_up(server: Server) -> None:
 # ---------------------------------------------------- item 5: the lobby with 5,000 tables
 
 
-async def seed_tables(db: str, count: int) -> None:
-    """``count`` open public tables, written straight into the database (as if 5,000 people
-    had each made one), in one transaction."""
-    from una.engine import RuleSet
-    from una.server.rooms import Table
-    from una.server.storage import Storage
-    from una.server.storage import tables as tables_table
-
-    config = Table("X", None, RuleSet.from_json("standard"), 4, public=True)
-    config.seats = [None] * 4
-    text = json.dumps(config.config())
-    now = datetime.now(UTC)
-    rows = [{"code": f"S{i:04d}", "host_id": None, "config": text, "status": "open",
-             "created_at": now} for i in range(count)]  # fmt: skip
-    async with await Storage.open(db) as storage, storage.engine.begin() as conn:
-        await conn.execute(tables_table.insert(), rows)
-
-
-def size(frame: dict[str, Any]) -> int:
-    return len(json.dumps(frame, ensure_ascii=False).encode())
-
-
 def test_the_lobby_costs_little_with_5000_tables(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'una.db'}"
     run(seed_tables(db, 4990))
@@ -540,7 +485,7 @@ def test_the_lobby_costs_little_with_5000_tables(tmp_path: Path) -> None:
             await watcher.send({"type": "lobby"})
             page = await watcher.expect("lobby")
             assert len(page["tables"]) == 50 and page["total"] == 4990 and page["pages"] == 100
-            assert size(page) < 40_000
+            assert frame_size(page) < 40_000
         last = watchers[-1]
         await last.send({"type": "lobby", "page": 99})
         page = await last.expect("lobby")
@@ -557,7 +502,7 @@ def test_the_lobby_costs_little_with_5000_tables(tmp_path: Path) -> None:
         await asyncio.sleep(0.5)
         sent = [watcher.frames[mark:] for watcher, mark in zip(watchers, marks, strict=True)]
         assert sent[-1] == []  # page 99 does not show it: not a byte
-        assert all(len(frames) == 1 and size(frames[0]) < 1500 for frames in sent[:-1])
+        assert all(len(frames) == 1 and frame_size(frames[0]) < 1500 for frames in sent[:-1])
         # Ann sits down at another table: the first page sees her table's seats change.
         bob = await Player(server, "Bob").connect()
         marks = [w.mark() for w in watchers]

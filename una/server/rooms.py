@@ -408,14 +408,7 @@ class RoomService:
         table.version = table.version_base + len(game.log)
         if game.match_over:
             # The last action was stored, and the crash came before the game was finished.
-            table.banned.clear()
-            await self.storage.finish_game(
-                row.id,
-                {"winner": game.winner, "scores": list(game.scores)},
-                table_code=table.code,
-                config=table.config(),
-                status="over",
-            )
+            await self._finish_match(table)
 
     @staticmethod
     def _recover_game_seats(table: Table, game: Game) -> list[int]:
@@ -483,6 +476,8 @@ class RoomService:
 
     async def handle(self, client: Client, message: p.Message) -> None:
         """Handle one message; a refusal becomes an error message and changes nothing."""
+        if client.dropped:
+            return  # its connection is being closed: what it still sends is not read
         try:
             await self._dispatch(client, message)
         except (RoomError, p.ProtocolError) as error:
@@ -1035,18 +1030,25 @@ class RoomService:
         table.version += 1
         table.history.append((table.version, events))
         if game.match_over:
-            table.banned.clear()  # the kicked may come back for the next match
-            await self.storage.finish_game(
-                table.game_id,
-                {"winner": game.winner, "scores": list(game.scores)},
-                table_code=table.code,
-                config=table.config(),
-                status="over",
-            )
+            await self._finish_match(table)
         await self._broadcast_state(table, events)
         if game.match_over:
             await self._lobby_changed(table)
         self._after_change(table)
+
+    async def _finish_match(self, table: Table) -> None:
+        """Mark the table's game finished with its result, and the table over, in one
+        transaction; the kicked may come back for the next match."""
+        game = table.game
+        assert game is not None and game.match_over and table.game_id is not None
+        table.banned.clear()
+        await self.storage.finish_game(
+            table.game_id,
+            {"winner": game.winner, "scores": list(game.scores)},
+            table_code=table.code,
+            config=table.config(),
+            status="over",
+        )
 
     # ------------------------------------------------------ bots and timers
 
