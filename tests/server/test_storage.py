@@ -480,3 +480,17 @@ async def test_a_quarantined_game_is_no_longer_live(storage_url: str) -> None:
         assert table is not None and table.status == "waiting"
         with pytest.raises(StorageError, match="no game 999"):
             await storage.quarantine_game(999, "x")
+
+
+@aio
+async def test_closing_a_table_finishes_its_game_at_once(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        game_id = await _new_game(storage, "K7QX2")
+        done = await _new_game(storage, "DONE1")
+        await storage.finish_game(done, {"winner": 0})
+        await storage.close_table("K7QX2", unfinished=(game_id, {"ended": "table closed"}))
+        await storage.close_table("DONE1", unfinished=(done, {"ended": "table closed"}))
+        closed, kept = await storage.game(game_id), await storage.game(done)
+        assert closed is not None and closed.result == {"ended": "table closed"}
+        assert kept is not None and kept.result == {"winner": 0}  # finished before: kept
+        assert await storage.open_tables() == [] and await storage.live_games() == []

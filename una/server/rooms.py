@@ -1176,7 +1176,10 @@ class RoomService:
             table.bot_task.cancel()
         if table.timer_handle:
             table.timer_handle.cancel()
-        await self.storage.close_table(table.code)
+        unfinished = None
+        if table.game_id is not None and table.game is not None and not table.game.match_over:
+            unfinished = (table.game_id, {"ended": "table closed"})
+        await self.storage.close_table(table.code, unfinished=unfinished)
         await self._lobby_changed(table)
 
     # ----------------------------------------------------------------- chat

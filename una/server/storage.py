@@ -722,10 +722,23 @@ class Storage:
         async with self._engine.begin() as conn:
             await _update_table(conn, code, values)
 
-    async def close_table(self, code: str) -> None:
-        """Mark the table closed (status ``"closed"``, ``closed_at`` now); twice is a no-op."""
+    async def close_table(
+        self, code: str, *, unfinished: tuple[int, dict[str, Any]] | None = None
+    ) -> None:
+        """Mark the table closed (status ``"closed"``, ``closed_at`` now); twice is a no-op.
+
+        ``unfinished``: a game of the table and its result, written in the same transaction
+        if that game is not finished yet (so that its record does not stay hidden forever).
+        """
         self._check_open()
+        finish = None if unfinished is None else (unfinished[0], _dump(unfinished[1], "result"))
         async with self._engine.begin() as conn:
+            if finish is not None:
+                await conn.execute(
+                    games.update()
+                    .where(games.c.id == finish[0], games.c.finished_at.is_(None))
+                    .values(finished_at=_now(), result=finish[1])
+                )
             result = await conn.execute(
                 tables.update()
                 .where(tables.c.code == code, tables.c.closed_at.is_(None))
