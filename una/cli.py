@@ -349,19 +349,34 @@ def serve(
         float | None, typer.Option(help="Seconds a computer player waits before it acts.")
     ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            envvar="UNA_REDIS",
+            help="Redis URL (redis://HOST:PORT/N): be one node of several on one PostgreSQL "
+            "database (docs/scaling.md).",
+        ),
+    ] = None,
 ) -> None:
     """Run the multiplayer server: rooms, chat, computer players, the browser client."""
     import uvicorn
 
-    from una.server.app import create_app
+    from una.server.app import create_app, default_db_url
     from una.server.protocol import MAX_FRAME
-    from una.server.storage import async_url
+    from una.server.storage import StorageError, async_url, check_service_free
 
     try:
         url = async_url(db) if db else None
     except ValueError as error:
         _fail(f"--db: {error}")
-    application = create_app(db_url=url, bot_delay=bot_delay)
+    if redis and not redis.startswith(("redis://", "rediss://", "unix://")):
+        _fail(f"--redis: a redis://HOST:PORT URL, not {redis!r}")
+    if not redis:
+        try:  # the clear refusal; the service takes the lock for real when it starts
+            check_service_free(url or default_db_url())
+        except StorageError as error:
+            _fail(f"una serve: {error}")
+    application = create_app(db_url=url, bot_delay=bot_delay, redis_url=redis)
     typer.echo(f"Una is serving on http://{host}:{port}/ (WebSocket: ws://{host}:{port}/ws)")
     # Frames a little over our own limit reach the handler, which answers them with an
     # error; far larger ones are cut by uvicorn before they are read.
@@ -380,7 +395,7 @@ def telegram(
     ] = None,
     db: Annotated[
         str | None,
-        typer.Option(help="Database URL, as for una serve (the same database may be shared)."),
+        typer.Option(help="Database URL, as for una serve (not one a running una serve uses)."),
     ] = None,
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a computer player waits before it acts.")
@@ -388,7 +403,7 @@ def telegram(
 ) -> None:
     """Run the Telegram bot (long polling): UNO in group chats, at the server's tables."""
     from una.server.app import default_db_url
-    from una.server.storage import async_url
+    from una.server.storage import StorageError, async_url, check_service_free
     from una.telegram.runner import polling_main
 
     if not token:
@@ -397,6 +412,10 @@ def telegram(
         url = async_url(db) if db else default_db_url()
     except ValueError as error:
         _fail(f"--db: {error}")
+    try:  # the clear refusal next to a running una serve (its service takes the lock)
+        check_service_free(url)
+    except StorageError as error:
+        _fail(f"una telegram: {error}")
     polling_main(token, api_url, url, bot_delay)
 
 

@@ -65,3 +65,38 @@ def storage_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]
         yield f"{POSTGRES_URL}{separator}schema={schema}"
     finally:
         asyncio.run(_execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+
+
+REDIS_URL = os.environ.get("UNA_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def _need(problem: str | None) -> None:
+    if problem is not None:
+        if _in_ci():
+            pytest.fail(f"{problem} (CI is set: these tests must run)")
+        pytest.skip(problem)
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL URL with a fresh schema of its own (dropped afterwards)."""
+    _need(_postgres_reachable())
+    schema = f"una_test_{uuid.uuid4().hex[:12]}"
+    separator = "&" if "?" in POSTGRES_URL else "?"
+    try:
+        yield f"{POSTGRES_URL}{separator}schema={schema}"
+    finally:
+        asyncio.run(_execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The Redis of the cluster tests (``UNA_TEST_REDIS``); a cluster's keys are named
+    after its database schema, so tests do not meet."""
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_timeout=5).ping()
+    except (redis.RedisError, OSError) as error:
+        _need(f"Redis at {REDIS_URL} is unreachable: {error!r}")
+    return REDIS_URL

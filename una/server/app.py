@@ -2,7 +2,8 @@
 
 The socket handler parses, checks and forwards; the room service decides with the engine.
 Configuration comes from the environment (``UNA_DB``, ``UNA_BOT_DELAY``, ``UNA_IDLE_CLOSE``,
-``UNA_PUBLIC_TIMER``) or from :func:`create_app`'s arguments.
+``UNA_PUBLIC_TIMER``; ``UNA_REDIS`` and ``UNA_LEASE`` for a node of a cluster, see
+docs/scaling.md) or from :func:`create_app`'s arguments.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from una import __version__
 from una.engine import PRESETS, SWITCHES, Record, RuleSet
 from una.engine.events import Event
 from una.server import protocol as p
+from una.server.cluster import LEASE, Cluster
 from una.server.rooms import SEND_QUEUE, Client, RoomService
 from una.server.storage import Storage
 
@@ -44,9 +46,13 @@ def create_app(
     bot_delay: float | None = None,
     idle_close: float | None = None,
     public_timer: int | None = None,
+    redis_url: str | None = None,
+    lease: float | None = None,
 ) -> Starlette:
     """The application; each argument falls back to its environment variable."""
     url = db_url or os.environ.get("UNA_DB") or default_db_url()
+    redis_url = redis_url or os.environ.get("UNA_REDIS") or None
+    lease = lease if lease is not None else float(os.environ.get("UNA_LEASE", str(LEASE)))
     options: dict[str, Any] = {
         "bot_delay": bot_delay if bot_delay is not None
         else float(os.environ.get("UNA_BOT_DELAY", "0.6")),
@@ -59,8 +65,14 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         storage = await Storage.open(url)
-        service = RoomService(storage, **options)
-        await service.restore()
+        cluster = Cluster(redis_url, lease) if redis_url else None
+        service = RoomService(storage, cluster=cluster, **options)
+        try:
+            await service.restore()
+        except BaseException:
+            await service.shutdown()
+            await storage.close()
+            raise
         telegram = None
         if os.environ.get("UNA_TELEGRAM_TOKEN"):
             # The Telegram bot in webhook mode, on the same tables (see docs/telegram.md).
@@ -88,6 +100,7 @@ def create_app(
                 "clients": len(service.clients),
                 "database": service.storage.dialect,
                 "epoch": service.epoch,
+                "node": service.cluster.node if service.cluster else None,
             }
         )
 

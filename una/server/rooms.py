@@ -21,7 +21,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from una import __version__
 from una.bots import make_bot
@@ -32,6 +32,9 @@ from una.engine.events import Event
 from una.server import protocol as p
 from una.server.icons import IconError, from_base64, make_icon
 from una.server.storage import GameRow, Storage
+
+if TYPE_CHECKING:
+    from una.server.cluster import Cluster
 
 log = logging.getLogger("una.server")
 
@@ -100,6 +103,10 @@ class Client:
     lobby_codes: dict[str, None] = field(default_factory=dict)
     dropped: bool = False
     on_drop: Callable[[Client], None] | None = None
+    #: A proxy, on a table's owner, of a socket of another node (that node's id).
+    via: str | None = None
+    #: This socket is at a table another node owns: (its code, that node).
+    elsewhere: tuple[str, str] | None = None
     _queue: asyncio.Queue[dict[str, Any]] | None = None
     _writer: asyncio.Task[None] | None = None
 
@@ -215,6 +222,8 @@ class Table:
     #: The computer player of each engine seat, kept for the match so that bots with a
     #: memory (``strong`` tracks what it saw) watch every action: (game, {seat: (spec, bot)}).
     agents: tuple[Game | None, dict[int, tuple[str, Bot]]] = (None, {})
+    #: When the table was created (``time.time()``): the lobby lists the newest first.
+    created_at: float = field(default_factory=time.time)
 
     def agent(self, seat: int, spec: str) -> Bot:
         """The computer player for engine ``seat`` of the current game, made once per match
@@ -339,8 +348,11 @@ class RoomService:
         idle_close: float = 900.0,
         public_timer: int = 30,
         max_hosted: int = MAX_HOSTED,
+        cluster: Cluster | None = None,
     ) -> None:
         self.storage = storage
+        #: With a cluster (``--redis``), this node has only the tables it holds a lease on.
+        self.cluster = cluster
         self.bot_delay = bot_delay
         self.idle_close = idle_close
         self.public_timer = public_timer
@@ -357,20 +369,35 @@ class RoomService:
     # ------------------------------------------------------------ lifecycle
 
     async def restore(self) -> None:
-        """Rebuild every open table, and its match from the game's action log.
+        """Take the database: alone (a second service on it is refused with
+        :class:`~una.server.storage.StorageBusy`), or, in a cluster, the tables nobody holds;
+        then rebuild them (:meth:`restore_tables`) and start the janitor."""
+        if self.cluster is None:
+            await self.storage.lock_service()
+            await self.restore_tables(None)
+        else:
+            await self.cluster.start(self)
+        self._janitor = asyncio.create_task(self._close_idle_tables())
+
+    async def restore_tables(self, codes: list[str] | None) -> None:
+        """Rebuild every open table (or those of ``codes``), and its match from the game's
+        action log.
 
         Guarded: a table or a game that cannot be rebuilt is logged and set aside (its game
         quarantined with the reason, its players told :data:`UNRESTORABLE`), and every other
         table is restored, so the server always starts. A game whose log ends its match (a
         crash came before it was marked finished) is finished here.
         """
-        games = {row.table_code: row for row in await self.storage.live_games()}
-        for row in await self.storage.open_tables():
+        if codes is not None and not codes:
+            return
+        games = {row.table_code: row for row in await self.storage.live_games(codes)}
+        for row in await self.storage.open_tables(codes):
             try:
                 table = Table.from_config(row.code, row.host_id, row.config)
             except (UnaError, KeyError, TypeError, ValueError) as error:
                 log.error("table %s cannot be restored: %s", row.code, error)
                 continue
+            table.created_at = row.created_at.timestamp()
             game_row = games.get(row.code)
             if game_row is not None:
                 await self._restore_game(table, game_row)
@@ -380,7 +407,27 @@ class RoomService:
                     self.names[seat.player_id] = seat.name
             table.empty_since = time.monotonic()
             self._after_change(table)
-        self._janitor = asyncio.create_task(self._close_idle_tables())
+            if self.cluster is not None:
+                await self._lobby_changed(table)
+        if self.cluster is not None and codes:
+            await self.cluster.took(codes)
+
+    async def drop_tables(self, codes: list[str]) -> None:
+        """Forget tables this node no longer owns (another node took their leases): their
+        bots and timers stop here, and their proxies go; our own sockets there follow the
+        new owner when it says so (:meth:`Cluster._moved`)."""
+        for code in codes:
+            table = self.tables.pop(code, None)
+            if table is None:
+                continue
+            if table.bot_task:
+                table.bot_task.cancel()
+            if table.timer_handle:
+                table.timer_handle.cancel()
+            for client in list(table.clients):
+                if client.via is not None:
+                    client.stop()
+                    self.clients.discard(client)
 
     async def _restore_game(self, table: Table, row: GameRow) -> None:
         """Replay the game of ``row`` (its actions already loaded) at ``table``, or
@@ -425,6 +472,8 @@ class RoomService:
     async def shutdown(self) -> None:
         if self._janitor:
             self._janitor.cancel()
+        if self.cluster is not None:
+            await self.cluster.stop()
         for table in self.tables.values():
             if table.bot_task:
                 table.bot_task.cancel()
@@ -461,6 +510,8 @@ class RoomService:
 
     async def disconnect(self, client: Client) -> None:
         client.stop()
+        if self.cluster is not None and client.via is None:
+            await self.cluster.disconnected(client)
         if client not in self.clients:
             return
         self.clients.discard(client)
@@ -507,6 +558,8 @@ class RoomService:
             return
         if not client.player_id:
             raise RoomError("say hello first (with your token or a name)", "no_hello")
+        if self.cluster is not None and await self.cluster.route(client, m):
+            return  # the table's owner is another node: it handles this
         if isinstance(m, p.Lobby):
             if m.page < 0:
                 raise RoomError(f"page: from 0 on, not {m.page}", "bad_page")
@@ -564,6 +617,8 @@ class RoomService:
         client.on_drop = self._dropped
         self.clients.add(client)
         seated = [t.code for t in self.tables.values() if row.id in t.humans()]
+        if self.cluster is not None:
+            seated += self.cluster.seated(row.id)
         welcome: dict[str, Any] = {
             "type": "welcome",
             "player": {"id": row.id, "name": row.name, "icon": row.icon is not None},
@@ -615,17 +670,31 @@ class RoomService:
         sent that page's changes (``lobby_table``, ``lobby_gone``) until it asks again or goes
         to a table; the first page also gets every new table, at its top."""
         mine = client.player_id
-        listed = [t for t in reversed(self.tables.values()) if self._listed(t, mine)]
+        listed: list[Table | dict[str, Any]] = [
+            t for t in reversed(self.tables.values()) if self._listed(t, mine)
+        ]
+        if self.cluster is not None:  # every node's tables, newest first
+            rows: list[tuple[float, str, Table | dict[str, Any]]] = [
+                (t.created_at, t.code, t) for t in listed if isinstance(t, Table)
+            ]
+            rows += self.cluster.listed(mine)
+            rows.sort(key=lambda row: (row[0], row[1]), reverse=True)
+            listed = [row[2] for row in rows]
         pages = max(1, -(-len(listed) // LOBBY_PAGE))
         page = min(page, pages - 1)
         shown = listed[page * LOBBY_PAGE : (page + 1) * LOBBY_PAGE]
         if client.table is None and client in self.clients:
             client.lobby_page = page
-            client.lobby_codes = dict.fromkeys(t.code for t in shown)
+            client.lobby_codes = dict.fromkeys(
+                t.code if isinstance(t, Table) else t["code"] for t in shown
+            )
             self.lobby_clients.add(client)
         return {
             "type": "lobby",
-            "tables": [t.summary(len(self.connected(t))) for t in shown],
+            "tables": [
+                t.summary(len(self.connected(t))) if isinstance(t, Table) else t["summary"]
+                for t in shown
+            ],
             "page": page,
             "pages": pages,
             "page_size": LOBBY_PAGE,
@@ -638,21 +707,36 @@ class RoomService:
         top and the page's last table drops off), ``lobby_gone`` when it closed or is no
         longer theirs to see. The cost is one summary and a small message per lobby client,
         whatever the number of tables."""
+        gone = self.tables.get(table.code) is not table
+        if self.cluster is not None:
+            self.cluster.publish_table(table, gone, new)
         if not self.lobby_clients:
             return
-        gone = self.tables.get(table.code) is not table
         summary = None if gone else table.summary(len(self.connected(table)))
+        await self._tell_lobby(
+            table.code, summary, lambda player_id: self._listed(table, player_id), new
+        )
+
+    async def _tell_lobby(
+        self,
+        code: str,
+        summary: dict[str, Any] | None,
+        listed: Callable[[int], bool],
+        new: bool,
+    ) -> None:
+        """Send the lobby's clients the change of table ``code`` (``summary`` None: it is
+        gone; ``listed``: whether a player may see it), here or on another node."""
         for client in list(self.lobby_clients):
             codes = client.lobby_codes
-            shown = table.code in codes
-            if gone or not self._listed(table, client.player_id):
+            shown = code in codes
+            if summary is None or not listed(client.player_id):
                 if shown:
-                    del codes[table.code]
-                    await client.send({"type": "lobby_gone", "code": table.code})
+                    del codes[code]
+                    await client.send({"type": "lobby_gone", "code": code})
             elif shown:
                 await client.send({"type": "lobby_table", "table": summary})
             elif new and client.lobby_page == 0:
-                client.lobby_codes = codes = {table.code: None, **codes}
+                client.lobby_codes = codes = {code: None, **codes}
                 while len(codes) > LOBBY_PAGE:
                     codes.popitem()
                 await client.send({"type": "lobby_table", "table": summary, "new": True})
@@ -686,7 +770,16 @@ class RoomService:
         table.seats[0] = SeatInfo(client.name, player_id=client.player_id)
         for i in range(m.bots):
             table.seats[m.seats - 1 - i] = SeatInfo(f"{m.bot.split(':')[0]}-{i + 1}", bot=m.bot)
-        await self.storage.create_table(code, client.player_id, table.config())
+        if self.cluster is None:
+            await self.storage.create_table(code, client.player_id, table.config())
+        else:
+            await self.storage.create_table(
+                code,
+                client.player_id,
+                table.config(),
+                owner=self.cluster.node,
+                lease=self.cluster.lease,
+            )
         self.tables[code] = table
         self._place(client, table)
         await client.send({"type": "joined", "table": code, "seat": 0})
@@ -723,7 +816,9 @@ class RoomService:
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
-            if code not in self.tables:
+            if code not in self.tables and (
+                self.cluster is None or code not in self.cluster.entries
+            ):
                 return code
 
     def _table(self, code: str) -> Table:

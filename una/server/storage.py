@@ -43,15 +43,18 @@ database keeps its SHA-256).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import hashlib
 import json
+import os
 import re
 import secrets
 import time
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final, Literal, Self
 
@@ -70,12 +73,14 @@ __all__ = [
     "GameRow",
     "PlayerRow",
     "Storage",
+    "StorageBusy",
     "StorageError",
     "TableExists",
     "TableRow",
     "Unset",
     "alembic_config",
     "async_url",
+    "check_service_free",
     "create_engine",
     "hash_token",
     "metadata",
@@ -88,6 +93,7 @@ _MAX_BATCH: Final = 1000
 """At most this many appends go into one transaction."""
 
 _PG_MIGRATION_LOCK: Final = 0x756E61_6D6967  # "una" "mig": serialises migrations per database
+_PG_SERVICE_LOCK: Final = 0x756E61_73  # "una" "s": one room service per schema (+ its crc32)
 _SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 
@@ -100,6 +106,11 @@ class StorageError(RuntimeError):
 
 class TableExists(StorageError):
     """:meth:`Storage.create_table` with a code that is taken (pick another code)."""
+
+
+class StorageBusy(StorageError):
+    """Another room service holds this database (one process per SQLite file, or per
+    PostgreSQL schema without ``--redis``); the message names the file or schema."""
 
 
 class AppendRefused(StorageError):
@@ -173,6 +184,9 @@ tables: Final = sa.Table(
     sa.Column("status", sa.String(32), nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("closed_at", UTCDateTime, nullable=True),
+    sa.Column("owner", sa.String(32), nullable=True),
+    sa.Column("lease_until", UTCDateTime, nullable=True),
+    sa.Index("ix_tables_owner", "owner"),
 )
 
 games: Final = sa.Table(
@@ -533,6 +547,7 @@ class Storage:
         self._writer = asyncio.get_running_loop().create_task(
             self._write_loop(), name="una-storage-writer"
         )
+        self._service_lock: AsyncConnection | int | None = None
         self.batches = 0
         """How many append transactions the writer committed (for tests and statistics)."""
 
@@ -567,6 +582,7 @@ class Storage:
         if self._closed:
             return
         self._closed = True
+        await self.unlock_service()
         if not self._writer.done():
             self._queue.put_nowait(None)
             await asyncio.wait([self._writer])
@@ -681,7 +697,15 @@ class Storage:
 
     # ------------------------------------------------------------------ tables
 
-    async def create_table(self, code: str, host_id: int | None, config: dict[str, Any]) -> None:
+    async def create_table(
+        self,
+        code: str,
+        host_id: int | None,
+        config: dict[str, Any],
+        *,
+        owner: str | None = None,
+        lease: float = 0.0,
+    ) -> None:
         """A new open table; :class:`TableExists` if the code is taken (closed tables too)."""
         self._check_open()
         code = _text(code, "table code")
@@ -692,6 +716,9 @@ class Storage:
             "status": "open",
             "created_at": _now(),
         }
+        if owner is not None:  # born leased: no other node may claim it in between
+            row["owner"] = _text(owner, "owner")
+            row["lease_until"] = self._lease_end(lease)
         try:
             async with self._engine.begin() as conn:
                 await conn.execute(tables.insert().values(**row))
@@ -747,17 +774,123 @@ class Storage:
             if result.rowcount == 0 and not await _exists(conn, tables.c.code == code):
                 raise StorageError(f"no table {code!r}")
 
-    async def open_tables(self) -> list[TableRow]:
-        """Tables not closed, oldest first."""
+    async def open_tables(self, codes: list[str] | None = None) -> list[TableRow]:
+        """Tables not closed (only those of ``codes`` if given), oldest first."""
         self._check_open()
         query = (
             tables.select()
             .where(tables.c.closed_at.is_(None))
             .order_by(tables.c.created_at, tables.c.code)
         )
+        if codes is not None:
+            query = query.where(tables.c.code.in_(codes))
         async with self._engine.connect() as conn:
             rows = (await conn.execute(query)).all()
         return [_table(row) for row in rows]
+
+    # ------------------------------------------------------------------ ownership
+
+    def _clock(self) -> Any:
+        """The database's now (PostgreSQL: its clock, the same for every node)."""
+        return sa.func.now() if self.dialect == "postgresql" else _now()
+
+    def _lease_end(self, seconds: float) -> Any:
+        if self.dialect == "postgresql":
+            secs = sa.cast(float(seconds), sa.Float)
+            return sa.func.now() + sa.func.make_interval(0, 0, 0, 0, 0, 0, secs)
+        return _now() + timedelta(seconds=seconds)
+
+    async def claim_tables(self, owner: str, lease: float, limit: int = 1000) -> list[str]:
+        """Lease to ``owner`` (for ``lease`` seconds) open tables that nobody holds or whose
+        lease ran out; their codes. One statement, so two nodes never claim one table."""
+        self._check_open()
+        free = (
+            sa.select(tables.c.code)
+            .where(
+                tables.c.closed_at.is_(None),
+                sa.or_(tables.c.owner.is_(None), tables.c.lease_until < self._clock()),
+            )
+            .order_by(tables.c.created_at, tables.c.code)
+            .limit(limit)
+        )
+        if self.dialect == "postgresql":
+            free = free.with_for_update(skip_locked=True)
+        query = (
+            tables.update()
+            .where(tables.c.code.in_(free.scalar_subquery()))
+            .values(owner=_text(owner, "owner"), lease_until=self._lease_end(lease))
+            .returning(tables.c.code)
+        )
+        async with self._engine.begin() as conn:
+            return list((await conn.execute(query)).scalars())
+
+    async def renew_leases(self, owner: str, lease: float) -> set[str]:
+        """Extend every lease ``owner`` still holds (the heartbeat); the codes it holds."""
+        self._check_open()
+        query = (
+            tables.update()
+            .where(tables.c.owner == _text(owner, "owner"), tables.c.closed_at.is_(None))
+            .values(lease_until=self._lease_end(lease))
+            .returning(tables.c.code)
+        )
+        async with self._engine.begin() as conn:
+            return set((await conn.execute(query)).scalars())
+
+    async def release_leases(self, owner: str, codes: list[str] | None = None) -> None:
+        """Give back ``owner``'s leases (all, or those of ``codes``): another node may take
+        those tables at once."""
+        self._check_open()
+        query = tables.update().where(tables.c.owner == owner)
+        if codes is not None:
+            query = query.where(tables.c.code.in_(codes))
+        async with self._engine.begin() as conn:
+            await conn.execute(query.values(owner=None, lease_until=None))
+
+    async def table_owner(self, code: str) -> str | None:
+        """The node holding a live lease on open table ``code``, else None."""
+        self._check_open()
+        query = sa.select(tables.c.owner).where(
+            tables.c.code == code,
+            tables.c.closed_at.is_(None),
+            tables.c.lease_until >= self._clock(),
+        )
+        async with self._engine.connect() as conn:
+            owner: str | None = (await conn.execute(query)).scalar()
+        return owner
+
+    async def lock_service(self) -> None:
+        """Make this storage's room service the only one on its database, until
+        :meth:`unlock_service` or :meth:`close` (or the process dies: the lock goes with it).
+
+        SQLite: an exclusive ``flock`` on ``FILE.lock``. PostgreSQL: a session advisory lock
+        for the schema, held by a connection of its own. :class:`StorageBusy` if another
+        process holds it.
+        """
+        self._check_open()
+        if self._service_lock is not None:
+            return
+        if self.dialect == "sqlite":
+            self._service_lock = _lock_file(_lock_path(self._url))
+            return
+        name, key = _service_key(self._url)
+        conn = await self._engine.connect()
+        try:
+            got = (await conn.execute(sa.select(sa.func.pg_try_advisory_lock(key)))).scalar()
+            await conn.commit()
+        except BaseException:
+            await conn.close()
+            raise
+        if not got:
+            await conn.close()
+            raise _busy_schema(name)
+        self._service_lock = conn
+
+    async def unlock_service(self) -> None:
+        held, self._service_lock = self._service_lock, None
+        if isinstance(held, AsyncConnection):
+            await held.close()  # the session ends: PostgreSQL drops its advisory lock
+        elif held is not None:
+            os.close(held)  # closing the descriptor drops the flock
 
     # ------------------------------------------------------------------ games
 
@@ -908,11 +1041,11 @@ class Storage:
             raise StorageError(f"no game {game_id}")
         return game.to_record()
 
-    async def live_games(self) -> list[GameRow]:
-        """Games neither finished nor quarantined at tables not closed, with their actions,
-        by id.
+    async def live_games(self, codes: list[str] | None = None) -> list[GameRow]:
+        """Games neither finished nor quarantined at tables not closed (only the tables of
+        ``codes`` if given), with their actions, by id.
 
-        What a restarted server rebuilds.
+        What a restarted server (or a node taking tables over) rebuilds.
         """
         self._check_open()
         live = (
@@ -924,6 +1057,8 @@ class Storage:
                 tables.c.closed_at.is_(None),
             )
         )
+        if codes is not None:
+            live = live.where(tables.c.code.in_(codes))
         async with self._engine.connect() as conn:
             rows = (await conn.execute(live.order_by(games.c.id))).all()
             ids = sa.select(live.subquery().c.id)
@@ -1044,6 +1179,71 @@ async def _finish(conn: AsyncConnection, game_id: int, result: str) -> None:
         if await _exists(conn, games.c.id == game_id):
             raise StorageError(f"game {game_id} is already finished")
         raise StorageError(f"no game {game_id}")
+
+
+def _lock_path(url: str) -> Path:
+    return Path(str(_parse_url(url).database) + ".lock")
+
+
+def _service_key(url: str) -> tuple[str, int]:
+    """The schema of a PostgreSQL URL and the advisory lock key of its room service."""
+    schema = _parse_url(url).query.get("schema")
+    name = schema if isinstance(schema, str) else "public"
+    return name, (_PG_SERVICE_LOCK << 32) | zlib.crc32(name.encode())
+
+
+def _busy_schema(name: str) -> StorageBusy:
+    return StorageBusy(
+        f"another Una service (una serve or una telegram) uses schema {name!r} of this "
+        "PostgreSQL database: stop it, or run every node with --redis"
+    )
+
+
+def check_service_free(url: str) -> None:
+    """:class:`StorageBusy` if a room service holds the database of ``url`` now (a check
+    before starting one; :meth:`Storage.lock_service` is the lock itself)."""
+    if _parse_url(url).get_backend_name() == "sqlite":
+        path = _lock_path(url)
+        if path.exists():
+            os.close(_lock_file(path))
+        return
+
+    async def probe() -> None:
+        name, key = _service_key(url)
+        engine = create_engine(url)
+        try:
+            async with engine.connect() as conn:
+                got = (await conn.execute(sa.select(sa.func.pg_try_advisory_lock(key)))).scalar()
+                if got:
+                    await conn.execute(sa.select(sa.func.pg_advisory_unlock(key)))
+        finally:
+            await engine.dispose()
+        if not got:
+            raise _busy_schema(name)
+
+    with contextlib.suppress(OSError, sa.exc.SQLAlchemyError):  # unreachable: the service says
+        asyncio.run(probe())
+
+
+def _lock_file(path: Path) -> int:
+    """An exclusive ``flock`` on ``path`` (its descriptor), which holds this process's pid;
+    :class:`StorageBusy`, naming the holder, if another process has it."""
+    import fcntl
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        database = str(path.resolve())[: -len(".lock")]
+        raise StorageBusy(
+            f"another Una service (pid {holder}) uses {database}: one process per SQLite file "
+            "(stop it, or set UNA_TELEGRAM_TOKEN on una serve to run Telegram inside it)"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
 
 
 async def _exists(conn: AsyncConnection, condition: sa.ColumnElement[bool]) -> bool:

@@ -1,4 +1,9 @@
-"""Long polling: ``una telegram`` with its own room service and storage."""
+"""Long polling: ``una telegram`` with its own room service and storage.
+
+Its service takes the database like ``una serve``'s (one process per SQLite file, one per
+PostgreSQL schema without ``--redis``): next to a running ``una serve`` it is refused, and
+Telegram runs inside the server instead (``UNA_TELEGRAM_TOKEN``, the webhook mode).
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ from aiogram.enums import ParseMode
 from aiogram.types import BotCommand
 
 from una.server.rooms import RoomService
-from una.server.storage import Storage
+from una.server.storage import Storage, StorageBusy
 from una.telegram.bridge import Options, TelegramUna
 from una.telegram.handlers import build_dispatcher
 
@@ -118,5 +123,8 @@ def polling_main(token: str, api_url: str | None, db_url: str, bot_delay: float)
     """``una telegram``: poll until interrupted."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     runner = PollingBot(token, db_url, api_url, Options(bot_delay=bot_delay))
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(runner.run())
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(runner.run())
+    except StorageBusy as error:  # una serve (or another una telegram) has this database
+        raise SystemExit(f"una telegram: {error}") from None

@@ -1,0 +1,195 @@
+"""One owner per table, and many nodes on PostgreSQL + Redis: real ``una serve`` processes.
+
+Two services on one SQLite file (the second is refused), two nodes playing one table with a
+client on each, and SIGKILL of the owner mid-game with a takeover by the other node, over
+five rounds, keeping every acknowledged action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from serverkit import UNA, Player, Server, free_port, play_until_over, sql
+
+LEASE = "1.5"  # seconds: a killed node's tables are taken over within about two seconds
+
+
+def test_a_second_service_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'una.db'}"
+    server = Server(db).start()
+    try:
+        second = subprocess.run(
+            [UNA, "serve", "--port", str(free_port()), "--db", db],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert second.returncode == 2
+        lines = second.stderr.strip().splitlines()
+        assert len(lines) == 1, second.stderr
+        assert "one process per SQLite file" in lines[0]
+        assert str(tmp_path / "una.db") in lines[0]
+        telegram = subprocess.run(
+            [UNA, "telegram", "--token", "1:x", "--db", db],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert telegram.returncode == 2
+        assert "una telegram: another Una service" in telegram.stderr
+        status, _ = server.get("/health")
+        assert status == 200  # the first one serves on, untouched
+    finally:
+        server.stop()
+    # Stopped (or killed), it lets the next one in.
+    again = Server(db).start()
+    again.kill()
+    Server(db).start().stop()
+
+
+def test_a_second_service_on_one_postgresql_schema_without_redis_is_refused(
+    postgres_url: str,
+) -> None:
+    server = Server(postgres_url).start()
+    try:
+        second = subprocess.run(
+            [UNA, "serve", "--port", str(free_port()), "--db", postgres_url],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert second.returncode == 2
+        assert "run every node with --redis" in second.stderr.strip()
+    finally:
+        server.stop()
+
+
+def nodes(db: str, redis: str, count: int = 2) -> list[Server]:
+    return [Server(db, UNA_REDIS=redis, UNA_LEASE=LEASE).start() for _ in range(count)]
+
+
+def node_id(server: Server) -> str:
+    status, body = server.get("/health")
+    assert status == 200
+    node = json.loads(body)["node"]
+    assert isinstance(node, str)
+    return node
+
+
+async def table_at(players: list[Player], code: str) -> None:
+    """The first player created ``code``; the others join it (from whichever node)."""
+    for player in players[1:]:
+        await player.send({"type": "join", "table": code})
+        await player.expect("joined")
+
+
+def test_two_nodes_a_client_on_each_play_one_table_to_the_end(
+    postgres_url: str, redis_url: str
+) -> None:
+    a, b = nodes(postgres_url, redis_url)
+
+    async def main() -> None:
+        ann = await Player(a, "Ann").connect()
+        bob = await Player(b, "Bob").connect()
+        await ann.send({"type": "create", "rules": "standard", "seats": 3, "bots": 1,
+                        "name": "across"})  # fmt: skip
+        code = (await ann.expect("joined"))["table"]
+        # Node B's lobby lists node A's table.
+        for _ in range(50):
+            await bob.send({"type": "lobby"})
+            lobby = await bob.expect("lobby")
+            if any(t["code"] == code for t in lobby["tables"]):
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError(f"node B's lobby never listed {code}")
+        await table_at([ann, bob], code)
+        await ann.send({"type": "start"})
+        for player in (ann, bob):
+            while player.view is None:
+                await player.expect("state")
+        assert bob.state is not None and bob.state["epoch"] == ann.state["epoch"]  # type: ignore[index]
+        final = await play_until_over([ann, bob], timeout=60)
+        assert final["view"]["match_winner"] is not None
+        for player in (ann, bob):
+            await wait_version(player, final["version"])
+            assert player.view is not None and player.view["match_winner"] is not None
+        await bob.send({"type": "chat", "text": "gg"})
+        said = await ann.expect("chat")
+        assert said["text"] == "gg" and said["from"] == "Bob"
+        rows = await sql(postgres_url, "SELECT owner FROM tables WHERE code = :code", code=code)
+        assert rows[0][0] == node_id(a)  # the table stayed with its owner
+        await ann.close()
+        await bob.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def wait_version(player: Player, version: int, timeout: float = 15.0) -> dict[str, Any]:
+    while player.version < version:
+        await player.expect("state", timeout=timeout)
+    assert player.state is not None
+    return player.state
+
+
+def test_sigkill_of_the_owner_mid_game_the_other_node_takes_over_5_rounds(
+    postgres_url: str, redis_url: str
+) -> None:
+    servers = nodes(postgres_url, redis_url)
+
+    async def main() -> None:
+        ann = await Player(servers[0], "Ann").connect()
+        bob = await Player(servers[1], "Bob").connect()
+        await ann.send({"type": "create", "rules": "standard", "seats": 3, "bots": 1})
+        code = (await ann.expect("joined"))["table"]
+        await table_at([ann, bob], code)
+        await ann.send({"type": "start"})
+        for player in (ann, bob):
+            while player.view is None:
+                await player.expect("state")
+        game_id = ann.state["game_id"]  # type: ignore[index]
+        players = [ann, bob]
+        for round_ in range(5):
+            await play_until_over(players, timeout=30, moves=4)
+            # What was acknowledged: the states the clients got (each after its commit).
+            acked = max(player.version for player in players)
+            owner = (await sql(postgres_url, "SELECT owner FROM tables WHERE code = :c",
+                               c=code))[0][0]  # fmt: skip
+            dead = next(i for i, s in enumerate(servers) if node_id(s) == owner)
+            survivor = servers[1 - dead]
+            servers[dead].kill()
+            # The dead node's clients reconnect to the survivor and resume; the survivor's
+            # client stays connected and is moved to the new owner by itself.
+            moved: list[Player] = []
+            for player in players:
+                if player.server is servers[dead]:
+                    await player.close()
+                    again = await Player(survivor, player.name).connect(player.token)
+                    await again.send({"type": "resume", "table": code, "version": -1,
+                                      "epoch": ""})  # fmt: skip
+                    moved.append(again)
+                else:
+                    moved.append(player)
+            players = moved
+            for player in players:
+                state = await wait_version(player, acked, timeout=20)
+                if state["game_id"] == game_id:
+                    assert state["version"] >= acked, (round_, state["version"], acked)
+            rows = await sql(postgres_url, "SELECT owner FROM tables WHERE code = :c", c=code)
+            assert rows[0][0] == node_id(survivor), round_
+            servers[dead] = Server(postgres_url, UNA_REDIS=redis_url, UNA_LEASE=LEASE).start()
+        # The game goes on to its end, on the last owner.
+        final = await play_until_over(players, timeout=60)
+        assert final["view"]["match_winner"] is not None
+        for player in players:
+            await player.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        for server in servers:
+            server.stop()
