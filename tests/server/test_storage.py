@@ -20,9 +20,11 @@ from una.engine import Game, Record
 from una.server.storage import (
     AppendRefused,
     Storage,
+    StorageBusy,
     StorageError,
     TableExists,
     async_url,
+    check_service_free,
     metadata,
 )
 
@@ -107,7 +109,7 @@ async def test_migrations_run_once_and_reopen(storage_url: str) -> None:
         assert storage.dialect == storage_url.split(":")[0].split("+")[0]
         async with storage.engine.connect() as conn:
             versions = await conn.execute(sa.text("SELECT version_num FROM alembic_version"))
-            assert versions.scalars().all() == ["0002"]
+            assert versions.scalars().all() == ["0003"]
     if "?schema=" in storage_url:  # the same schema, given as an argument
         base, schema = storage_url.split("?schema=")
         async with await Storage.open(base, schema=schema) as storage:
@@ -494,3 +496,48 @@ async def test_closing_a_table_finishes_its_game_at_once(storage_url: str) -> No
         assert closed is not None and closed.result == {"ended": "table closed"}
         assert kept is not None and kept.result == {"winner": 0}  # finished before: kept
         assert await storage.open_tables() == [] and await storage.live_games() == []
+
+
+# ---------------------------------------------------------------- ownership
+
+
+@aio
+async def test_one_service_per_database(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as first, await Storage.open(storage_url) as second:
+        await first.lock_service()
+        await first.lock_service()  # again: it holds it already
+        with pytest.raises(StorageBusy, match="another Una service"):
+            await second.lock_service()
+        with pytest.raises(StorageBusy):  # the CLI's check (outside an event loop)
+            await asyncio.to_thread(check_service_free, storage_url)
+        await first.unlock_service()
+        await asyncio.to_thread(check_service_free, storage_url)
+        await second.lock_service()  # free again
+    async with await Storage.open(storage_url) as third:
+        await third.lock_service()  # closing the storage let it go
+
+
+@aio
+async def test_leases_one_owner_renewed_taken_over_when_run_out(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        await storage.create_table("MINE1", None, {"seats": 2}, owner="a", lease=30)
+        await storage.create_table("FREE1", None, {"seats": 2})
+        await storage.create_table("SHUT1", None, {"seats": 2})
+        await storage.close_table("SHUT1")
+        # Node b claims what nobody holds, and not a's live lease nor a closed table.
+        assert await storage.claim_tables("b", 30) == ["FREE1"]
+        assert await storage.claim_tables("c", 30) == []
+        assert await storage.table_owner("MINE1") == "a"
+        assert await storage.table_owner("FREE1") == "b"
+        assert await storage.table_owner("SHUT1") is None
+        assert await storage.renew_leases("a", 30) == {"MINE1"}
+        # a stops renewing (dies): once its lease ran out, another node takes the table.
+        await storage.renew_leases("a", 0.01)
+        await asyncio.sleep(0.05)
+        assert await storage.table_owner("MINE1") is None
+        assert await storage.claim_tables("c", 30) == ["MINE1"]
+        assert await storage.renew_leases("a", 30) == set()  # a's heartbeat learns it lost it
+        await storage.release_leases("b")
+        assert await storage.table_owner("FREE1") is None
+        assert await storage.claim_tables("c", 30) == ["FREE1"]
+        assert {r.code for r in await storage.open_tables(["FREE1", "SHUT1"])} == {"FREE1"}

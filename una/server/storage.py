@@ -888,7 +888,11 @@ class Storage:
     async def unlock_service(self) -> None:
         held, self._service_lock = self._service_lock, None
         if isinstance(held, AsyncConnection):
-            await held.close()  # the session ends: PostgreSQL drops its advisory lock
+            # The pool keeps the session: the lock is given back before the connection.
+            with contextlib.suppress(Exception):
+                await held.execute(sa.select(sa.func.pg_advisory_unlock_all()))
+                await held.commit()
+            await held.close()
         elif held is not None:
             os.close(held)  # closing the descriptor drops the flock
 
