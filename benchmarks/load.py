@@ -22,6 +22,15 @@ After the set-up and a warm-up (``--warmup``) it measures for ``--seconds``:
   competes with the server for CPU (``--procs K`` splits it across K processes).
 
 Then every client closes and the server is stopped. Traffic goes to 127.0.0.1 only.
+
+Multi-node mode (``--nodes N``, docs/scaling.md): N ``una serve --redis`` nodes on one
+PostgreSQL database (``--db``, a fresh schema of its own, dropped afterwards) and one Redis
+(``--redis``). Table k is created on node k mod N, and its clients connect in turn to
+node k, k+1, ...: with 2 nodes, half of every table's clients are on the node that does not
+own it, so their actions are forwarded and their states relayed through Redis. Memory and
+CPU are reported per node::
+
+    python benchmarks/load.py --nodes 2 --tables 500 --clients 4 --procs 2
 ``--samples FILE`` writes every act's send time and latency (CSV), ``--py-spy FILE`` profiles
 the server over the window, ``--db-dir /dev/shm`` takes the disk's fsync out::
 
@@ -83,11 +92,14 @@ def free_port() -> int:
 class Server:
     """``una serve`` in a child process on a free loopback port, with its own database."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(
+        self, directory: Path, db_url: str | None = None, redis: str | None = None, name: str = ""
+    ) -> None:
         self.directory = directory
         self.port = free_port()
-        self.db = directory / "load.db"
-        self.log_path = directory / "server.log"
+        self.db_url = db_url or f"sqlite:///{directory / 'load.db'}"
+        self.redis = redis
+        self.log_path = directory / f"server{name}.log"
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -108,7 +120,7 @@ class Server:
             "--port",
             str(self.port),
             "--db",
-            f"sqlite:///{self.db}",
+            self.db_url,
             "--bot-delay",
             "0",
             "--log-level",
@@ -116,6 +128,8 @@ class Server:
         ]
         # Private tables have no turn timer; a long public one keeps timeouts out of a run.
         env = {**os.environ, "UNA_PUBLIC_TIMER": "600"}
+        if self.redis:
+            env["UNA_REDIS"] = self.redis
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
         deadline = time.monotonic() + timeout
@@ -302,7 +316,7 @@ class Person:
         from websockets.asyncio.client import connect
 
         self.ws = await connect(
-            self.fleet.url,
+            self.fleet.urls[(self.table.index + self.index) % len(self.fleet.urls)],
             max_size=1 << 22,
             ping_interval=None,
             open_timeout=60,
@@ -431,9 +445,11 @@ class Person:
 class Fleet:
     """The clients of one process: set up its tables, play, measure, close."""
 
-    def __init__(self, config: Config, tables: list[int], url: str, conn: Connection) -> None:
+    def __init__(
+        self, config: Config, tables: list[int], urls: list[str], conn: Connection
+    ) -> None:
         self.config = config
-        self.url = url
+        self.urls = urls  # the nodes: table k's clients go to node k, k+1, ... in turn
         self.conn = conn
         self.tables = [TableRun(index, config.clients) for index in tables]
         self.rng = random.Random(config.seed * 7919 + (tables[0] if tables else 0))
@@ -606,11 +622,11 @@ class Fleet:
         }
 
 
-def fleet_process(config: Config, tables: list[int], url: str, conn: Connection) -> None:
+def fleet_process(config: Config, tables: list[int], urls: list[str], conn: Connection) -> None:
     """A client process: run its fleet, send the results back."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
     try:
-        result = asyncio.run(Fleet(config, tables, url, conn).run())
+        result = asyncio.run(Fleet(config, tables, urls, conn).run())
         conn.send(("result", result))
     except BaseException:
         with contextlib.suppress(Exception):
@@ -676,7 +692,13 @@ def py_spy_command(pid: int, seconds: float, output: str) -> list[str] | None:
     ]
 
 
-def run(config: Config, server: Server, spy_output: str | None) -> dict[str, Any]:
+def run(config: Config, servers: list[Server], spy_output: str | None) -> dict[str, Any]:
+    """Run the fleet against the nodes; the server figures are the first node's, and
+    ``nodes`` has each node's memory and CPU."""
+    server = servers[0]
+    urls = [node.url for node in servers]
+    node_rss_start = [node.status("VmRSS") for node in servers]
+    node_cpu_start: list[float] = []
     context = multiprocessing.get_context("fork")
     procs = max(1, min(config.procs, config.tables))
     parts = [list(range(j, config.tables, procs)) for j in range(procs)]
@@ -685,7 +707,7 @@ def run(config: Config, server: Server, spy_output: str | None) -> dict[str, Any
     workers = []
     for part in parts:
         parent, child = context.Pipe()
-        process = context.Process(target=fleet_process, args=(config, part, server.url, child))
+        process = context.Process(target=fleet_process, args=(config, part, urls, child))
         process.start()
         child.close()
         workers.append((process, parent))
@@ -704,6 +726,7 @@ def run(config: Config, server: Server, spy_output: str | None) -> dict[str, Any
         rss_setup = server.status("VmRSS")
         time.sleep(max(0.0, window_start - time.monotonic()))
         cpu_start = server.cpu()
+        node_cpu_start = [node.cpu() for node in servers]
         machine_start = machine_cpu()
         wait_start = run_queue_wait(server.pid)
         spy = None
@@ -727,6 +750,18 @@ def run(config: Config, server: Server, spy_output: str | None) -> dict[str, Any
         busy = machine_end[0] - machine_start[0]
         rss_end = server.status("VmRSS")
         rss_peak = server.status("VmHWM")
+        nodes = [
+            {
+                "pid": node.pid,
+                "rss_start_mib": round(node_rss_start[i], 1),
+                "rss_end_mib": round(node.status("VmRSS"), 1),
+                "rss_peak_mib": round(node.status("VmHWM"), 1),
+                "cpu_window_percent": round(
+                    100 * (node.cpu() - node_cpu_start[i]) / config.seconds, 1
+                ),
+            }
+            for i, node in enumerate(servers)
+        ]
         results = []
         for process, conn in workers:
             kind, payload = receive(conn, time.monotonic() + 120, process)
@@ -762,6 +797,7 @@ def run(config: Config, server: Server, spy_output: str | None) -> dict[str, Any
             "run_queue_wait_worst_second_percent": round(100 * worst_wait, 1),
             "machine_busy_percent": round(100 * busy / config.seconds, 1),
             "loadavg_end": Path("/proc/loadavg").read_text().split()[0],
+            "nodes": nodes,
         },
     )
 
@@ -794,6 +830,9 @@ def merge(
     clients = sum(r["clients"] for r in results)
     tables = sum(r["tables"] for r in results)
     act = summary_ms(acts)
+    # Per node, the single-node target: 250 tables and 1,000 clients (2 nodes: 500, 2,000).
+    nodes = len(server["nodes"])
+    want_tables, want_clients = TARGET_TABLES * nodes, TARGET_CLIENTS * nodes
     return {
         "config": {
             "tables": config.tables,
@@ -805,6 +844,7 @@ def merge(
             "procs": len(results),
             "compression": config.compression,
             "cpus": os.cpu_count(),
+            "nodes": len(server["nodes"]),
         },
         "tables": tables,
         "clients_connected": clients,
@@ -837,12 +877,12 @@ def merge(
         ),
         "_samples": sorted(samples),
         "target": {
-            "tables": TARGET_TABLES,
-            "clients": TARGET_CLIENTS,
+            "tables": want_tables,
+            "clients": want_clients,
             "p99_ms": TARGET_P99_MS,
-            "checked": tables >= TARGET_TABLES and clients >= TARGET_CLIENTS,
-            "met": tables >= TARGET_TABLES
-            and clients >= TARGET_CLIENTS
+            "checked": tables >= want_tables and clients >= want_clients,
+            "met": tables >= want_tables
+            and clients >= want_clients
             and act["p99"] is not None
             and act["p99"] <= TARGET_P99_MS,
         },
@@ -871,12 +911,14 @@ def report(result: dict[str, Any]) -> str:
     errors_run = ", ".join(f"{k} {v}" for k, v in result["errors_whole_run"].items()) or "none"
     deal, match = result["latency_by_kind_ms"]["deal"], result["latency_by_kind_ms"]["match"]
     target = result["target"]
+    wanted = f"{target['tables']} tables, {target['clients']:,} clients"
     if not target["checked"]:
-        verdict = "not checked (it needs 250 tables and 1,000 clients)"
+        verdict = f"not checked (it needs {wanted})"
     else:
         verdict = "MET" if target["met"] else "MISSED"
+    on = f" on {c['nodes']} nodes (PostgreSQL + Redis)" if c["nodes"] > 1 else ""
     lines = [
-        f"Una load benchmark: {c['tables']} tables x {c['clients_per_table']} clients, "
+        f"Una load benchmark: {c['tables']} tables x {c['clients_per_table']} clients{on}, "
         f"rules {json.dumps(c['rules'])}, think {think}, {c['seconds']:g} s measured after "
         f"a {c['warmup']:g} s warm-up",
         f"  NOTE: server and client fleet share this {c['cpus']}-CPU machine; the fleet "
@@ -902,13 +944,20 @@ def report(result: dict[str, Any]) -> str:
         f"= {s['cpu_window_percent']:.0f}% of one core; its event loop waited for a CPU "
         f"{s['run_queue_wait_percent']:.0f}% of the time (worst second "
         f"{s['run_queue_wait_worst_second_percent']:.0f}%)",
+        *(
+            f"node {i}                VmRSS {n['rss_start_mib']:.1f} MiB at start, "
+            f"{n['rss_end_mib']:.1f} at the end (peak {n['rss_peak_mib']:.1f}); CPU "
+            f"{n['cpu_window_percent']:.0f}% of one core"
+            for i, n in enumerate(s["nodes"])
+            if c["nodes"] > 1
+        ),
         f"client fleet          CPU {result['client_cpu_percent']:.0f}% of one core; "
         f"waited for a CPU {result['client_run_queue_wait_percent']:.0f}% of the time; "
         f"event-loop lag {fmt_ms(result['client_loop_lag_ms'])}",
         f"machine               {s['machine_busy_percent']:.0f}% busy of {100 * c['cpus']}% "
         f"({result['other_cpu_percent']:.0f}% by other processes; load average "
         f"{s['loadavg_end']})",
-        f"target (250 tables, 1,000 clients, act p99 <= 100 ms): {verdict}",
+        f"target ({wanted}, act p99 <= 100 ms): {verdict}",
     ]
     if result["setup_failures"]:
         lines.append("set-up failures: " + "; ".join(result["setup_failures"][:3]))
@@ -989,6 +1038,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="where the temporary database goes (default: the system's temp "
         "dir; e.g. /dev/shm to take the disk's fsync out)",
     )
+    parser.add_argument(
+        "--nodes", type=int, default=1, help="una serve nodes (default 1; 2+: --redis mode)"
+    )
+    parser.add_argument(
+        "--db",
+        default="postgresql://postgres@127.0.0.1:5432/test",
+        help="the nodes' PostgreSQL (with --nodes 2+; a schema of its own is made and dropped)",
+    )
+    parser.add_argument(
+        "--redis", default="redis://127.0.0.1:6379/0", help="the nodes' Redis (--nodes 2+)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--py-spy",
@@ -1002,7 +1062,26 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.tables < 1 or not 2 <= args.clients <= 10 or args.seconds <= 0 or args.procs < 1:
         parser.error("need tables >= 1, 2 <= clients <= 10, seconds > 0, procs >= 1")
+    if args.nodes < 1:
+        parser.error(f"--nodes: 1 or more, not {args.nodes}")
     return args
+
+
+def drop_schema(db: str, schema: str) -> None:
+    """Drop the multi-node run's schema (its tables, games and actions)."""
+    import sqlalchemy as sa
+
+    from una.server.storage import create_engine
+
+    async def drop() -> None:
+        engine = create_engine(db)
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        finally:
+            await engine.dispose()
+
+    asyncio.run(drop())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1022,17 +1101,30 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
     )
     with tempfile.TemporaryDirectory(prefix="una-load-", dir=args.db_dir) as directory:
-        server = Server(Path(directory))
+        schema = f"una_load_{os.getpid()}"
+        if args.nodes == 1:
+            servers = [Server(Path(directory))]
+        else:
+            separator = "&" if "?" in args.db else "?"
+            db_url = f"{args.db}{separator}schema={schema}"
+            servers = [
+                Server(Path(directory), db_url, args.redis, name=str(i)) for i in range(args.nodes)
+            ]
         try:
-            server.start()
-            result = run(config, server, args.py_spy)
+            for server in servers:
+                server.start()
+            result = run(config, servers, args.py_spy)
         except BaseException:
-            print(server.log(), file=sys.stderr)
+            for server in servers:
+                print(server.log(), file=sys.stderr)
             raise
         finally:
-            code = server.stop()
+            codes = [server.stop() for server in servers]
+            if args.nodes > 1:
+                drop_schema(args.db, schema)
+        code = codes[0]
         result["server"]["exit_code"] = code
-        problems = server.log_errors()
+        problems = [line for server in servers for line in server.log_errors()]
         result["server"]["log_errors"] = len(problems)
         if problems:
             print("server log errors:\n  " + "\n  ".join(problems[:10]), file=sys.stderr)
