@@ -322,17 +322,24 @@ class Cluster:
 
     async def _listen(self, pubsub: Any) -> None:
         lobby = f"{self.prefix}:lobby".encode()
-        async for item in pubsub.listen():
-            if item.get("type") != "message":
-                continue
+        while True:
             try:
-                data = json.loads(item["data"])
-                if item["channel"] == lobby:
-                    await self._lobby_news(data)
-                else:
-                    await self._envelope(data)
-            except Exception:
-                log.exception("node %s: a bad cluster message", self.node)
+                async for item in pubsub.listen():
+                    if item.get("type") != "message":
+                        continue
+                    try:
+                        data = json.loads(item["data"])
+                        if item["channel"] == lobby:
+                            await self._lobby_news(data)
+                        else:
+                            await self._envelope(data)
+                    except Exception:
+                        log.exception("node %s: a bad cluster message", self.node)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # Redis went away: the client reconnects, resubscribed
+                log.warning("node %s: Redis subscription lost (%s); retrying", self.node, error)
+                await asyncio.sleep(1.0)
 
     async def _envelope(self, data: dict[str, Any]) -> None:
         kind = data["k"]
