@@ -115,6 +115,19 @@ def test_two_nodes_a_client_on_each_play_one_table_to_the_end(
         assert said["text"] == "gg" and said["from"] == "Bob"
         rows = await sql(postgres_url, "SELECT owner FROM tables WHERE code = :code", code=code)
         assert rows[0][0] == node_id(a)  # the table stayed with its owner
+        # Bob leaves for node B's lobby, which then follows node A's changes.
+        await bob.send({"type": "leave"})
+        await bob.expect("left")
+        lobby = await bob.expect("lobby")
+        assert code in [t["code"] for t in lobby["tables"]]
+        await ann.send({"type": "leave"})
+        await ann.send({"type": "create", "rules": "standard", "seats": 2, "name": "next"})
+        fresh = (await ann.expect("joined"))["table"]
+        while True:
+            change = await bob.expect("lobby_table")
+            if change["table"]["code"] == fresh:
+                assert change.get("new") is True and change["table"]["name"] == "next"
+                break
         await ann.close()
         await bob.close()
 

@@ -351,10 +351,14 @@ class Cluster:
                 kind = message.get("type")
                 if kind == "joined":
                     client.elsewhere = (message["table"], data["from"])
-                elif kind in ("left", "kicked") or (
-                    kind == "error" and message.get("about") in ("join", "watch", "resume")
-                ):
+                elif kind in ("left", "kicked"):
+                    # Away from that table: its owner forgets the proxy, the lobby is ours.
+                    await self.detach(client)
+                elif kind == "error" and message.get("about") in ("join", "watch", "resume"):
                     client.elsewhere = None
+                elif kind == "lobby" and client.elsewhere is None and client.table is None:
+                    assert self.service is not None
+                    self.service.watch_lobby(client, message)
                 await client.send(message)
             return
         self._inbox((data["from"], data["conn"])).put_nowait((kind, data))

@@ -472,8 +472,6 @@ class RoomService:
     async def shutdown(self) -> None:
         if self._janitor:
             self._janitor.cancel()
-        if self.cluster is not None:
-            await self.cluster.stop()
         for table in self.tables.values():
             if table.bot_task:
                 table.bot_task.cancel()
@@ -481,6 +479,8 @@ class RoomService:
                 table.timer_handle.cancel()
         for client in self.clients:
             client.stop()
+        if self.cluster is not None:  # last: nothing here acts once the leases are given back
+            await self.cluster.stop()
 
     def connected(self, table: Table) -> list[Client]:
         """The clients at ``table`` (only its own set is looked at)."""
@@ -683,7 +683,7 @@ class RoomService:
         pages = max(1, -(-len(listed) // LOBBY_PAGE))
         page = min(page, pages - 1)
         shown = listed[page * LOBBY_PAGE : (page + 1) * LOBBY_PAGE]
-        if client.table is None and client in self.clients:
+        if client.table is None and client.elsewhere is None and client in self.clients:
             client.lobby_page = page
             client.lobby_codes = dict.fromkeys(
                 t.code if isinstance(t, Table) else t["code"] for t in shown
@@ -700,6 +700,13 @@ class RoomService:
             "page_size": LOBBY_PAGE,
             "total": len(listed),
         }
+
+    def watch_lobby(self, client: Client, page: dict[str, Any]) -> None:
+        """``client`` looks at the lobby ``page`` another node sent her (on leaving its
+        table): its changes come from here now."""
+        client.lobby_page = page["page"]
+        client.lobby_codes = dict.fromkeys(t["code"] for t in page["tables"])
+        self.lobby_clients.add(client)
 
     async def _lobby_changed(self, table: Table, new: bool = False) -> None:
         """Tell the lobby's clients what changed at ``table``: its new summary to those whose
