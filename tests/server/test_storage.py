@@ -17,6 +17,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
 from una.engine import Game, Record
+from una.telegram.store import metadata as telegram_metadata
 from una.server.storage import (
     AppendRefused,
     Storage,
@@ -109,7 +110,7 @@ async def test_migrations_run_once_and_reopen(storage_url: str) -> None:
         assert storage.dialect == storage_url.split(":")[0].split("+")[0]
         async with storage.engine.connect() as conn:
             versions = await conn.execute(sa.text("SELECT version_num FROM alembic_version"))
-            assert versions.scalars().all() == ["0003"]
+            assert versions.scalars().all() == ["0004"]
     if "?schema=" in storage_url:  # the same schema, given as an argument
         base, schema = storage_url.split("?schema=")
         async with await Storage.open(base, schema=schema) as storage:
@@ -119,7 +120,8 @@ async def test_migrations_run_once_and_reopen(storage_url: str) -> None:
                 found = await conn.execute(
                     sa.text("SELECT count(*) FROM pg_tables WHERE schemaname = :s"), {"s": schema}
                 )
-                assert found.scalar() == 5  # players, tables, games, actions, alembic_version
+                # players, tables, games, actions, alembic_version, and Telegram's two
+                assert found.scalar() == 7
 
 
 @aio
@@ -127,7 +129,11 @@ async def test_migrations_match_the_models(storage_url: str) -> None:
     async with await Storage.open(storage_url) as storage, storage.engine.connect() as conn:
 
         def differences(sync: sa.Connection) -> list[Any]:
-            return list(compare_metadata(MigrationContext.configure(sync), metadata))
+            # Both models at once: the server's and the Telegram bot's tables.
+            both = sa.MetaData()
+            for table in [*metadata.tables.values(), *telegram_metadata.tables.values()]:
+                table.to_metadata(both)
+            return list(compare_metadata(MigrationContext.configure(sync), both))
 
         assert await conn.run_sync(differences) == []
 
@@ -541,3 +547,36 @@ async def test_leases_one_owner_renewed_taken_over_when_run_out(storage_url: str
         assert await storage.table_owner("FREE1") is None
         assert await storage.claim_tables("c", 30) == ["FREE1"]
         assert {r.code for r in await storage.open_tables(["FREE1", "SHUT1"])} == {"FREE1"}
+
+
+@aio
+async def test_telegram_tables_made_before_alembic_lose_their_clear_tokens(
+    storage_url: str,
+) -> None:
+    async with await Storage.open(storage_url) as storage, storage.engine.begin() as conn:
+        # The database as the bot left it before revision 0004: its own tables, clear tokens.
+        await conn.execute(sa.text("DROP TABLE tg_users"))
+        await conn.execute(sa.text(
+            "CREATE TABLE tg_users (tg_id BIGINT PRIMARY KEY, player_id INTEGER NOT NULL, "
+            "token TEXT NOT NULL, name TEXT NOT NULL, lang VARCHAR(8) NOT NULL)"
+        ))  # fmt: skip
+        await conn.execute(sa.text("INSERT INTO tg_users VALUES (7, 1, 'clear', 'Ann', 'ru')"))
+        await conn.execute(sa.text("UPDATE alembic_version SET version_num = '0003'"))
+    async with await Storage.open(storage_url) as storage, storage.engine.connect() as conn:
+        rows = (await conn.execute(sa.text("SELECT * FROM tg_users"))).mappings().all()
+        assert [dict(row) for row in rows] == [
+            {"tg_id": 7, "player_id": 1, "name": "Ann", "lang": "ru"}
+        ]
+
+
+@aio
+async def test_new_token_replaces_the_old(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        player, old = await storage.create_player("Ann")
+        new = await storage.new_token(player.id)
+        assert new != old
+        assert await storage.player_by_token(old) is None
+        found = await storage.player_by_token(new)
+        assert found is not None and found.id == player.id
+        with pytest.raises(StorageError, match="no player 999"):
+            await storage.new_token(999)

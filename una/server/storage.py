@@ -665,6 +665,22 @@ class Storage:
             row = (await conn.execute(players.select().where(players.c.id == player_id))).first()
         return None if row is None else _player(row)
 
+    async def new_token(self, player_id: int) -> str:
+        """A new clear token for a player (the old one stops working); the database keeps
+        its hash. For a front end that logs its own players in, such as the Telegram bot,
+        so that it never has to store a clear token."""
+        self._check_open()
+        token = secrets.token_urlsafe(32)
+        async with self._engine.begin() as conn:
+            result = await conn.execute(
+                players.update()
+                .where(players.c.id == player_id)
+                .values(token_hash=hash_token(token))
+            )
+        if result.rowcount == 0:
+            raise StorageError(f"no player {player_id}")
+        return token
+
     async def update_player(
         self,
         player_id: int,

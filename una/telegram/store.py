@@ -1,15 +1,14 @@
 """What the Telegram adapter keeps in the server's database, beside the server's own tables.
 
 Two small tables in the same database (the :class:`~una.server.storage.Storage`'s engine):
-``tg_users`` maps a Telegram user id to her storage player (id and clear token, so that the
-bot can say ``hello`` for her after a restart) and ``tg_chats`` keeps each group chat's state
-as JSON: its language, its modes, who registered, the table it plays at and the ids of the
-messages the bot edits.
+``tg_users`` maps a Telegram user id to her storage player and ``tg_chats`` keeps each group
+chat's state as JSON: its language, its modes, who registered, the table it plays at and the
+ids of the messages the bot edits.
 
-The tables are created with ``CREATE TABLE IF NOT EXISTS`` on start (:meth:`TelegramStore.setup`)
-rather than by an Alembic revision: the server's tests pin the migration head to ``0001`` and
-compare the database with the server's own metadata, so a revision would have to change them
-(docs/telegram.md gives the revision to add when they do).
+The tables are made by the server's Alembic revision ``0004_telegram_tables`` (run by
+``Storage.open``), like every other table. No clear token is stored: the database keeps only
+the players' token hashes, and the bot gives a user a new token (``Storage.new_token``) the
+first time this process logs her in, kept in memory (``UserRow.token``).
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ tg_users = sa.Table(
     metadata,
     sa.Column("tg_id", sa.BigInteger, primary_key=True, autoincrement=False),
     sa.Column("player_id", sa.Integer, nullable=False),
-    sa.Column("token", sa.Text, nullable=False),
     sa.Column("name", sa.Text, nullable=False),
     sa.Column("lang", sa.String(8), nullable=False),
 )
@@ -49,6 +47,7 @@ OBSERVER_ID = 0
 class UserRow:
     tg_id: int
     player_id: int
+    #: Her clear player token, in this process's memory only (never stored).
     token: str
     name: str
     lang: str
@@ -93,24 +92,38 @@ class TelegramStore:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self.engine = storage.engine
+        #: The clear token of each user this process logged in, by player id.
+        self._tokens: dict[int, str] = {}
 
     async def setup(self) -> None:
-        async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+        """Check that the tables are there (migration 0004, run by ``Storage.open``)."""
+        async with self.engine.connect() as conn:
+            for table in metadata.tables.values():
+                await conn.execute(sa.select(sa.literal(1)).select_from(table).limit(1))
+
+    async def _row(self, row: sa.Row[Any] | None) -> UserRow | None:
+        if row is None:
+            return None
+        token = self._tokens.get(row.player_id)
+        if token is None:
+            token = self._tokens[row.player_id] = await self.storage.new_token(row.player_id)
+        return UserRow(row.tg_id, row.player_id, token, row.name, row.lang)
 
     async def user(self, tg_id: int) -> UserRow | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(tg_users.select().where(tg_users.c.tg_id == tg_id))).first()
-        return UserRow(**row._mapping) if row else None
+        return await self._row(row)
 
     async def user_by_player(self, player_id: int) -> UserRow | None:
         query = tg_users.select().where(tg_users.c.player_id == player_id)
         async with self.engine.connect() as conn:
             row = (await conn.execute(query)).first()
-        return UserRow(**row._mapping) if row else None
+        return await self._row(row)
 
     async def save_user(self, user: UserRow) -> None:
+        self._tokens[user.player_id] = user.token
         values = asdict(user)
+        del values["token"]  # the database keeps only its hash, in players
         async with self.engine.begin() as conn:
             done = await conn.execute(
                 tg_users.update().where(tg_users.c.tg_id == user.tg_id).values(**values)
