@@ -78,6 +78,7 @@ TARGET_TABLES, TARGET_CLIENTS, TARGET_P99_MS = 250, 1000, 100.0
 KINDS = ("act", "deal", "match")
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 MIB = 1024 * 1024
+PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 # ------------------------------------------------------------------------------ the server
@@ -220,6 +221,7 @@ class Config:
     setup_timeout: float = 600.0
     compression: bool = True
     seed: int = 0
+    postgresql: bool = False
 
 
 def choose(view: dict[str, Any], seat: int, rng: random.Random) -> tuple[str, str] | None:
@@ -845,6 +847,7 @@ def merge(
             "compression": config.compression,
             "cpus": os.cpu_count(),
             "nodes": len(server["nodes"]),
+            "postgresql": config.postgresql,
         },
         "tables": tables,
         "clients_connected": clients,
@@ -917,6 +920,7 @@ def report(result: dict[str, Any]) -> str:
     else:
         verdict = "MET" if target["met"] else "MISSED"
     on = f" on {c['nodes']} nodes (PostgreSQL + Redis)" if c["nodes"] > 1 else ""
+    on = on or (" (one node on PostgreSQL)" if c["postgresql"] else "")
     lines = [
         f"Una load benchmark: {c['tables']} tables x {c['clients_per_table']} clients{on}, "
         f"rules {json.dumps(c['rules'])}, think {think}, {c['seconds']:g} s measured after "
@@ -1043,8 +1047,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--db",
-        default="postgresql://postgres@127.0.0.1:5432/test",
-        help="the nodes' PostgreSQL (with --nodes 2+; a schema of its own is made and dropped)",
+        help="a PostgreSQL URL (a schema of its own is made and dropped); default with --nodes "
+        f"2+: {PG_DEFAULT}; with one node: a temporary SQLite file",
     )
     parser.add_argument(
         "--redis", default="redis://127.0.0.1:6379/0", help="the nodes' Redis (--nodes 2+)"
@@ -1099,16 +1103,19 @@ def main(argv: list[str] | None = None) -> int:
         setup_timeout=args.setup_timeout,
         compression=not args.no_compression,
         seed=args.seed,
+        postgresql=bool(args.db) or args.nodes > 1,
     )
     with tempfile.TemporaryDirectory(prefix="una-load-", dir=args.db_dir) as directory:
         schema = f"una_load_{os.getpid()}"
-        if args.nodes == 1:
+        db = args.db or (PG_DEFAULT if args.nodes > 1 else None)
+        if db is None:
             servers = [Server(Path(directory))]
         else:
-            separator = "&" if "?" in args.db else "?"
-            db_url = f"{args.db}{separator}schema={schema}"
+            separator = "&" if "?" in db else "?"
+            db_url = f"{db}{separator}schema={schema}"
+            redis = args.redis if args.nodes > 1 else None
             servers = [
-                Server(Path(directory), db_url, args.redis, name=str(i)) for i in range(args.nodes)
+                Server(Path(directory), db_url, redis, name=str(i)) for i in range(args.nodes)
             ]
         try:
             for server in servers:
@@ -1120,8 +1127,8 @@ def main(argv: list[str] | None = None) -> int:
             raise
         finally:
             codes = [server.stop() for server in servers]
-            if args.nodes > 1:
-                drop_schema(args.db, schema)
+            if db is not None:
+                drop_schema(db, schema)
         code = codes[0]
         result["server"]["exit_code"] = code
         problems = [line for server in servers for line in server.log_errors()]
