@@ -16,7 +16,7 @@ from __future__ import annotations
 try:
     import gymnasium  # noqa: F401
     import numpy  # noqa: F401
-    import pettingzoo  # noqa: F401
+    import pettingzoo  # type: ignore[import-untyped]  # noqa: F401
 except ImportError as error:  # pragma: no cover - depends on the install
     raise ImportError(
         f"una.env needs the rl extra ({error.name} is missing): pip install 'una[rl]'"

@@ -12,11 +12,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from una.engine.rules import RuleSet
 from una.env.core import MAX_STEPS, EnvTable
@@ -36,7 +36,11 @@ class UnaAECEnv(AECEnv):  # type: ignore[misc]
     to act is selected when it may act out of turn, and may take ``wait``.
     """
 
-    metadata = {"name": "una_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "una_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -160,7 +164,7 @@ def describe(table: EnvTable) -> str:
     if table.done:
         lines.append(f"over; rewards {table.rewards}" + (" (truncated)" if table.truncated else ""))
     else:
-        legal = ", ".join(table.space.code(i) for i in sorted(table.mask.nonzero()[0]))
+        legal = ", ".join(table.space.code(int(i)) for i in np.flatnonzero(table.mask))
         lines.append(f"seat {table.selected} decides: {legal}")
     return "\n".join(lines)
 

@@ -86,7 +86,9 @@ class UnaRLCardEnv(Env):  # type: ignore[misc]
     def __init__(self, config: dict[str, Any]) -> None:
         self.name = "una"
         self.default_game_config = DEFAULT_GAME_CONFIG
-        settings = DEFAULT_GAME_CONFIG | {k: v for k, v in config.items() if k in DEFAULT_GAME_CONFIG}
+        settings = DEFAULT_GAME_CONFIG | {
+            k: v for k, v in config.items() if k in DEFAULT_GAME_CONFIG
+        }
         unknown = set(config) - set(DEFAULT_GAME_CONFIG) - {"seed", "allow_step_back"}
         if unknown:
             raise ValueError(

@@ -31,13 +31,13 @@ from una.engine.rules import RuleSet
 from una.env.core import MAX_STEPS, EnvTable
 
 
-class UnaGymEnv(gymnasium.Env):  # type: ignore[misc]
+class UnaGymEnv(gymnasium.Env[dict[str, np.ndarray], Any]):
     """Seat ``seat`` learns against bots. ``opponents`` is a bot spec (``"heuristic"``,
     ``"strong:easy"``) or one spec per other seat, in seat order (cycled); the other
     parameters are :class:`una.env.aec.UnaAECEnv`'s. ``info`` carries ``action_mask``
     and ``legal`` (the legal action codes) at every step."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (gymnasium's own attribute)
 
     def __init__(
         self,
@@ -69,13 +69,13 @@ class UnaGymEnv(gymnasium.Env):  # type: ignore[misc]
         self.space = self.table.space
         encoder = self.table.encoder
         size = len(self.space)
-        self.observation_space = gymnasium.spaces.Dict(
+        self.observation_space: gymnasium.spaces.Space[Any] = gymnasium.spaces.Dict(
             {
                 "observation": gymnasium.spaces.Box(encoder.low, encoder.high, dtype=np.float32),
                 "action_mask": gymnasium.spaces.Box(0, 1, (size,), dtype=np.int8),
             }
         )
-        self.action_space = gymnasium.spaces.Discrete(size)
+        self.action_space: gymnasium.spaces.Space[Any] = gymnasium.spaces.Discrete(size)
         self._seed = seed
         self._start(seed)
 
@@ -100,9 +100,7 @@ class UnaGymEnv(gymnasium.Env):  # type: ignore[misc]
         self._play_bots()
         return self._observation(), self._info()
 
-    def step(
-        self, action: Any
-    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         table = self.table
         if table.done:
             raise ValueError("the episode is over: reset the environment")
