@@ -31,6 +31,7 @@ import numpy as np
 
 from una.engine.actions import TURN_KINDS, Action, Kind
 from una.engine.errors import InvalidRules
+from una.engine.events import Event
 from una.engine.game import Game
 from una.engine.rules import RuleSet
 from una.env.actions import ActionSpace
@@ -117,6 +118,9 @@ class EnvTable:
             seed=seeds.getrandbits(63),
             dealer=seeds.randrange(self.players),
         )
+        #: The events of the last action (at the start: the deal's), as the engine gives
+        #: them: the whole truth; show a seat only ``event.visible_to(seat)``.
+        self.events: list[Event] = list(self.game.start_events)
         self.steps = 0
         self.done = False
         self.truncated = False
@@ -157,15 +161,17 @@ class EnvTable:
         holds no index for); an illegal one raises ``IllegalAction``, changing nothing."""
         if self.done:
             raise ValueError("the episode is over: reset the environment")
-        self.game.apply(self.selected, action)
+        self.events = self.game.apply(self.selected, action)
         self._advance(action, applied=True)
 
     def _advance(self, action: Action | None, applied: bool = False) -> None:
         """After the selected seat's action (``None``: it waited): the episode's end, or
         the next decision."""
         self.steps += 1
-        if action is not None and not applied:
-            self.game.apply(self.selected, action, trusted=True)
+        if action is None:
+            self.events = []
+        elif not applied:
+            self.events = self.game.apply(self.selected, action, trusted=True)
         if self._finished():
             return
         if not self.offering:
