@@ -31,7 +31,7 @@ def test_training_trajectories_reorganize_as_rlcard_agents_expect() -> None:
     assert sorted(payoffs.tolist()) == [-1.0, 1.0]
     for seat, seat_transitions in enumerate(transitions):
         assert seat_transitions, f"seat {seat} made no decision"
-        state, action, reward, next_state, done = seat_transitions[-1]
+        state, action, reward, _next_state, done = seat_transitions[-1]
         assert done and reward == payoffs[seat]
         assert action in state["legal_actions"]
         assert state["obs"].shape == (env.table.encoder.size,)
@@ -41,7 +41,7 @@ def test_training_trajectories_reorganize_as_rlcard_agents_expect() -> None:
 
 def test_raw_actions_are_codes() -> None:
     env = UnaRLCardEnv({"seed": 2, "allow_step_back": False})
-    state, player = env.reset()
+    state, _ = env.reset()
     code = state["raw_legal_actions"][0]
     index = next(iter(state["legal_actions"]))
     assert env.table.space.code(index) == code
