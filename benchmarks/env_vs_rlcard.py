@@ -38,7 +38,8 @@ def una_env_playout(rules: str, players: int, games: int, seed: int = 0) -> Thro
 
     from una.env import aec_env
 
-    env = aec_env(rules, players=players, seed=seed)
+    preset, *overrides = rules.split()
+    env = aec_env(preset, players=players, seed=seed, overrides=overrides)
     rng = random.Random(seed)
     flatnonzero = np.flatnonzero
     moves = 0
@@ -97,7 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=500, help="hands per round and side")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--rules", default="standard,byond", help="Una rule sets, e.g. standard")
+    parser.add_argument(
+        "--rules",
+        default="standard,standard voluntary_draw=false,byond",
+        help="Una rule sets, comma-separated, each a preset and KEY=VALUE overrides",
+    )
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per side")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -119,15 +124,19 @@ def main(argv: list[str] | None = None) -> int:
         f"RLCard {rlcard.__version__}; {args.players} players, {args.games} hands per round, "
         f"best of {args.rounds}"
     )
-    print(f"{'rules':>10} {'env':>8} {'games/s':>9} {'steps/s':>11} {'steps/game':>10}")
+    print(f"{'rules':>30} {'env':>8} {'games/s':>9} {'steps/s':>11} {'steps/game':>10}")
     for run in runs:
         for name in ("una", "rlcard"):
             r = run[name]
             print(
-                f"{run['rules']:>10} {name:>8} {r['games_per_second']:>9,.0f} "
+                f"{run['rules']:>30} {name:>8} {r['games_per_second']:>9,.0f} "
                 f"{r['moves_per_second']:>11,.0f} {r['moves_per_game']:>10.1f}"
             )
-        print(f"{'':>10} ratio una/rlcard (games/s): {run['ratio_games_per_second']:.2f}x")
+        steps = run["una"]["moves_per_second"] / run["rlcard"]["moves_per_second"]
+        print(
+            f"{'':>30} ratio una/rlcard: games/s {run['ratio_games_per_second']:.2f}x, "
+            f"steps/s {steps:.2f}x"
+        )
     return 0
 
 

@@ -11,10 +11,10 @@ Fields, in order (``K`` cards, ``n`` seats)::
 
     hand K        top K        color 4 (R Y G B; all 0 while none)   drawn K
     discard K     revealed n*K (per shown seat: the cards shown to me)
-    hand_counts n me n  to_act n  dealer n  uno_called n  catchable n  out n
-    set_aside n   scores n  position n (place in the seating order)
-    direction 1   pending_draw 1  draw_pile 1  phase 6 (color play drawn penalty
-    hand_over match_over)
+    hand_counts n set_aside n  scores n  position n (place in the seating order)
+    direction 1   pending_draw 1  draw_pile 1
+    me n  to_act n  dealer n  uno_called n  catchable n  out n (went out, to_the_last)
+    phase 6 (color play drawn penalty hand_over match_over)
 
 :meth:`ObservationEncoder.encode` builds the vector from the game for speed; its reference
 is :meth:`ObservationEncoder.encode_view`, which reads nothing but a view and the public
@@ -60,10 +60,13 @@ class ObservationEncoder:
         k = len(self.cards)
         sizes = [
             ("hand", k), ("top", k), ("color", 4), ("drawn", k), ("discard", k),
-            ("revealed", n * k), ("hand_counts", n), ("me", n), ("to_act", n),
-            ("dealer", n), ("uno_called", n), ("catchable", n), ("out", n),
-            ("set_aside", n), ("scores", n), ("position", n), ("direction", 1),
-            ("pending_draw", 1), ("draw_pile", 1), ("phase", len(PHASES)),
+            ("revealed", n * k),
+            # numbers (written at once: they are contiguous)
+            ("hand_counts", n), ("set_aside", n), ("scores", n), ("position", n),
+            ("direction", 1), ("pending_draw", 1), ("draw_pile", 1),
+            # flags
+            ("me", n), ("to_act", n), ("dealer", n), ("uno_called", n), ("catchable", n),
+            ("out", n), ("phase", len(PHASES)),
         ]  # fmt: skip
         self.fields: dict[str, slice] = {}
         start = 0
@@ -76,7 +79,8 @@ class ObservationEncoder:
         self._code_index = {card.code: i for i, card in enumerate(self.cards)}
         self._discard: tuple[list[Card], int, np.ndarray] | None = None
         self._identity_seating = list(range(n))
-        self._identity_positions = np.arange(n, dtype=np.float32)
+        self._identity_positions = list(range(n))
+        self._numbers = slice(self.fields["hand_counts"].start, self.fields["draw_pile"].stop)
         self._color_index = {color: i for i, color in enumerate(COLORS)}
         self._phase_index = {name: i for i, name in enumerate(PHASES)}
         f = self.fields
@@ -101,20 +105,17 @@ class ObservationEncoder:
         return out
 
     def encode(self, game: Game, seat: int) -> np.ndarray:
-        """What ``seat`` may know of ``game`` now, read from the game directly (fast)."""
+        """What ``seat`` may know of ``game`` now, read from the game directly (fast:
+        a few numpy calls, whatever the size of the hands)."""
         obs = np.zeros(self.size, dtype=np.float32)
         o = self._offsets
         k = len(self.cards)
+        n = self.players
         index = self._code_index
         hand = game.hands[seat]
         if hand:
             base = o["hand"]
             obs[base : base + k] = np.bincount([index[c.code] for c in hand], minlength=k)
-        obs[o["top"] + index[game.discard[-1].code]] = 1
-        if game.color is not None:
-            obs[o["color"] + self._color_index[game.color]] = 1
-        if game.to_act == seat and game.drawn is not None:
-            obs[o["drawn"] + index[game.drawn.code]] = 1
         base = o["discard"]
         obs[base : base + k] = self._discard_counts(game.discard)
         if game.reveals:
@@ -122,40 +123,40 @@ class ObservationEncoder:
                 (shown, tuple(game.hands[shown]) if cards is None else cards)
                 for viewer, shown, cards in game.reveals if viewer == seat
             ])  # fmt: skip
-        n = self.players
-        over = game.hand_over
         hands = game.hands
-        base = o["hand_counts"]
-        obs[base : base + n] = [len(h) for h in hands]
-        obs[o["me"] + seat] = 1
-        if not over and game.to_act is not None:
-            obs[o["to_act"] + game.to_act] = 1
-        obs[o["dealer"] + game.dealer] = 1
+        seating = game.seating
+        positions = self._identity_positions if seating == self._identity_seating else [
+            seating.index(s) for s in range(n)
+        ]  # fmt: skip
+        obs[self._numbers] = [
+            *[len(h) for h in hands], *[len(a) for a in game.set_aside], *game.scores,
+            *positions, game.direction, game.pending_draw, len(game.draw_pile),
+        ]  # fmt: skip
+        over = game.hand_over
+        ones = [
+            o["top"] + index[game.discard[-1].code],
+            o["me"] + seat,
+            o["dealer"] + game.dealer,
+            o["phase"] + self._phase_index[game.phase.value],
+        ]
+        if game.color is not None:
+            ones.append(o["color"] + self._color_index[game.color])
+        to_act = game.to_act
+        if to_act == seat and game.drawn is not None:
+            ones.append(o["drawn"] + index[game.drawn.code])
+        if not over:
+            if to_act is not None:
+                ones.append(o["to_act"] + to_act)
+            base = o["out"]
+            ones.extend(base + s for s in game.ranking)
         called = game.called_uno
+        catchable = game.catchable
         for s in range(n):
             if called[s] and len(hands[s]) == 1:
-                obs[o["uno_called"] + s] = 1
-            if game.catchable(s):
-                obs[o["catchable"] + s] = 1
-        if not over:
-            for s in game.ranking:
-                obs[o["out"] + s] = 1
-        base = o["set_aside"]
-        for s, aside in enumerate(game.set_aside):
-            if aside:
-                obs[base + s] = len(aside)
-        obs[o["scores"] : o["scores"] + n] = game.scores
-        seating = game.seating
-        if seating != self._identity_seating:
-            base = o["position"]
-            for place, s in enumerate(seating):
-                obs[base + s] = place
-        else:
-            obs[o["position"] : o["position"] + n] = self._identity_positions
-        obs[o["direction"]] = game.direction
-        obs[o["pending_draw"]] = game.pending_draw
-        obs[o["draw_pile"]] = len(game.draw_pile)
-        obs[o["phase"] + self._phase_index[game.phase.value]] = 1
+                ones.append(o["uno_called"] + s)
+            if catchable(s):
+                ones.append(o["catchable"] + s)
+        obs[ones] = 1
         return obs
 
     def _discard_counts(self, discard: list[Card]) -> np.ndarray:
