@@ -10,6 +10,8 @@ cards the seat may not see (other hands, the draw pile) changes nothing in it.
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
@@ -19,6 +21,10 @@ from una.engine import Card, Game
 from una.engine.events import CardPlayed, CardTurned, Event, HandStarted, Reshuffled
 from una.env.core import EnvTable
 from una.env.observation import ObservationEncoder
+
+# The bots' own check that hidden cards change nothing deals them anew like this.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bots"))
+from test_view_only import shuffle_hidden
 
 #: Rule sets with reveals (challenge, Spy), moving hands (seven-zero, Trader Joe, Musical
 #: Chairs, Randomizer), players going out (to_the_last, Quitter) and jump-ins.
@@ -45,22 +51,6 @@ def seen_discard(pile: list[Card], events: list[Event], seat: int) -> list[Card]
         elif isinstance(shown, Reshuffled):
             pile = pile[-1:]
     return pile
-
-
-def shuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
-    """A copy of ``game`` with the cards ``seat`` may not see dealt anew: the other hands
-    (but those shown to it live) and the draw pile, every size kept."""
-    twin = game.copy()
-    live = {shown for viewer, shown, cards in game.reveals if viewer == seat and cards is None}
-    hidden_seats = [s for s in range(game.n) if s != seat and s not in live]
-    pool = list(twin.draw_pile) + [card for s in hidden_seats for card in twin.hands[s]]
-    rng.shuffle(pool)
-    twin.draw_pile = pool[: len(twin.draw_pile)]
-    rest = pool[len(twin.draw_pile) :]
-    for s in hidden_seats:
-        size = len(twin.hands[s])
-        twin.hands[s], rest = rest[:size], rest[size:]
-    return twin
 
 
 @settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])

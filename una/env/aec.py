@@ -169,17 +169,7 @@ def describe(table: EnvTable) -> str:
     return "\n".join(lines)
 
 
-def aec_env(
-    rules: RuleSet | str | Mapping[str, Any] = "standard",
-    players: int = 2,
-    seed: int | None = None,
-    reward: str = "hand",
-    payoff: str = "win",
-    max_steps: int = MAX_STEPS,
-    overrides: Sequence[str] | Mapping[str, Any] = (),
-    render_mode: str | None = None,
-) -> UnaAECEnv:
-    """Una's AEC environment (see :class:`UnaAECEnv` for the parameters). It needs none of
-    PettingZoo's safety wrappers: it is reset when made, and an illegal or out-of-range
-    action raises ``ValueError`` and changes nothing."""
-    return UnaAECEnv(rules, players, seed, reward, payoff, max_steps, overrides, render_mode)
+#: The environment as PettingZoo users make one: ``aec_env("telegram", players=4, seed=7)``.
+#: It needs none of PettingZoo's safety wrappers: it is reset when made, and an illegal or
+#: out-of-range action raises ``ValueError`` and changes nothing.
+aec_env = UnaAECEnv
