@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from una.bots import make_bot
-from una.bots.registry import register
+from una.bots.registry import BOTS, register
 from una.engine import Game
 from una.engine.views import View
 from una.env.policy import MaskedPolicy, PolicyBot
@@ -72,8 +72,11 @@ def test_una_sim_seats_a_trained_policy(tmp_path: Path) -> None:
     loaded = MaskedPolicy.load(path)
     assert all(np.array_equal(loaded.params[k], policy.params[k]) for k in policy.params)
     register("test-policy", lambda level: PolicyBot(loaded))
-    config = SimConfig(loaded.rules, players=2, games=6, bots=("test-policy", "random"), seed=3)
-    results = run(config)
+    try:
+        config = SimConfig(loaded.rules, 2, games=6, bots=("test-policy", "random"), seed=3)
+        results = run(config)
+    finally:
+        del BOTS["test-policy"]  # the registry is global: other tests list its bots
     assert len(results) == 6 and {r.bots for r in results} == {
         ("test-policy", "random"),
         ("random", "test-policy"),

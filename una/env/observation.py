@@ -106,57 +106,51 @@ class ObservationEncoder:
 
     def encode(self, game: Game, seat: int) -> np.ndarray:
         """What ``seat`` may know of ``game`` now, read from the game directly (fast:
-        a few numpy calls, whatever the size of the hands)."""
-        obs = np.zeros(self.size, dtype=np.float32)
+        four numpy calls, whatever the size of the hands)."""
         o = self._offsets
-        k = len(self.cards)
         n = self.players
         index = self._code_index
-        hand = game.hands[seat]
-        if hand:
-            base = o["hand"]
-            obs[base : base + k] = np.bincount([index[c.code] for c in hand], minlength=k)
-        base = o["discard"]
-        obs[base : base + k] = self._discard_counts(game.discard)
-        if game.reveals:
-            self._reveals(obs, seat, [
-                (shown, tuple(game.hands[shown]) if cards is None else cards)
-                for viewer, shown, cards in game.reveals if viewer == seat
-            ])  # fmt: skip
-        hands = game.hands
-        seating = game.seating
-        positions = self._identity_positions if seating == self._identity_seating else [
-            seating.index(s) for s in range(n)
-        ]  # fmt: skip
-        obs[self._numbers] = [
-            *[len(h) for h in hands], *[len(a) for a in game.set_aside], *game.scores,
-            *positions, game.direction, game.pending_draw, len(game.draw_pile),
-        ]  # fmt: skip
-        over = game.hand_over
-        ones = [
-            o["top"] + index[game.discard[-1].code],
-            o["me"] + seat,
-            o["dealer"] + game.dealer,
-            o["phase"] + self._phase_index[game.phase.value],
-        ]
+        # Every count and flag as a position to count once: one bincount makes them all.
+        base = o["hand"]
+        positions = [base + index[c.code] for c in game.hands[seat]]
+        positions.append(o["top"] + index[game.discard[-1].code])
+        positions.append(o["me"] + seat)
+        positions.append(o["dealer"] + game.dealer)
+        positions.append(o["phase"] + self._phase_index[game.phase.value])
         if game.color is not None:
-            ones.append(o["color"] + self._color_index[game.color])
+            positions.append(o["color"] + self._color_index[game.color])
         to_act = game.to_act
         if to_act == seat and game.drawn is not None:
-            ones.append(o["drawn"] + index[game.drawn.code])
-        if not over:
+            positions.append(o["drawn"] + index[game.drawn.code])
+        if not game.hand_over:
             if to_act is not None:
-                ones.append(o["to_act"] + to_act)
+                positions.append(o["to_act"] + to_act)
             base = o["out"]
-            ones.extend(base + s for s in game.ranking)
+            positions.extend(base + s for s in game.ranking)
+        hands = game.hands
         called = game.called_uno
         catchable = game.catchable
         for s in range(n):
             if called[s] and len(hands[s]) == 1:
-                ones.append(o["uno_called"] + s)
+                positions.append(o["uno_called"] + s)
             if catchable(s):
-                ones.append(o["catchable"] + s)
-        obs[ones] = 1
+                positions.append(o["catchable"] + s)
+        if game.reveals:
+            self._reveals(positions, seat, [
+                (shown, tuple(hands[shown]) if cards is None else cards)
+                for viewer, shown, cards in game.reveals if viewer == seat
+            ])  # fmt: skip
+        obs = np.bincount(positions, minlength=self.size).astype(np.float32)
+        discard = self.fields["discard"]
+        obs[discard] = self._discard_counts(game.discard)
+        seating = game.seating
+        places = self._identity_positions if seating == self._identity_seating else [
+            seating.index(s) for s in range(n)
+        ]  # fmt: skip
+        obs[self._numbers] = [
+            *[len(h) for h in hands], *[len(a) for a in game.set_aside], *game.scores,
+            *places, game.direction, game.pending_draw, len(game.draw_pile),
+        ]  # fmt: skip
         return obs
 
     def _discard_counts(self, discard: list[Card]) -> np.ndarray:
@@ -189,7 +183,10 @@ class ObservationEncoder:
         if view.drawn is not None:
             self._count(obs, f["drawn"], [view.drawn])
         self._count(obs, f["discard"], discard)
-        self._reveals(obs, view.seat, [(r.seat, r.cards) for r in view.revealed])
+        shown: list[int] = []
+        self._reveals(shown, view.seat, [(r.seat, r.cards) for r in view.revealed])
+        for position in shown:
+            obs[position] += 1
         n = self.players
         obs[f["hand_counts"]] = view.hand_counts
         obs[f["me"].start + view.seat] = 1
@@ -217,15 +214,14 @@ class ObservationEncoder:
             obs[where.start + self._card_index[card]] += 1
 
     def _reveals(
-        self, obs: np.ndarray, seat: int, shown: Sequence[tuple[int, Sequence[Card]]]
+        self, positions: list[int], seat: int, shown: Sequence[tuple[int, Sequence[Card]]]
     ) -> None:
-        """Per shown seat, the cards of its last reveal to ``seat`` (a live one shows the
-        hand as it is now)."""
+        """Adds to ``positions``, per shown seat, the cards of its last reveal to ``seat``
+        (a live one shows the hand as it is now)."""
         k = len(self.cards)
         base = self._offsets["revealed"]
         index = self._code_index
         latest = {shown_seat: cards for shown_seat, cards in shown}
         for shown_seat, cards in latest.items():
-            if cards:
-                start = base + shown_seat * k
-                obs[start : start + k] = np.bincount([index[c.code] for c in cards], minlength=k)
+            start = base + shown_seat * k
+            positions.extend(start + index[c.code] for c in cards)
