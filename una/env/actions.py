@@ -15,10 +15,10 @@ agent's output layer has a fixed size. In index order it holds:
 
 Picks (``@seat``) use absolute seat numbers, as the codes do. A card that picks one player
 (a 7 under seven-zero, Trader Joe, Spy, Quitter, Dance Fever) has a slot per seat (Dance
-Fever also one without a pick). Target Practice picks who draws each of its 4 or more
-cards; the space offers one slot per opponent taking them all (``play WTP G @1*``) and one
-for the even split round the table (``play WTP G even``), which are the splits the engine
-always lists. Slots a rule set can never make legal (a pick of one's own seat) stay masked.
+Fever also one without a pick: it may pick nobody). Target Practice picks who draws each
+of its 4 or more cards; the space offers one slot per opponent taking them all
+(``play WTP G @1*``) and one for the even split round the table (``play WTP G even``),
+which are the splits the engine always lists. Slots a rule set can never make legal (a pick of one's own seat) stay masked.
 
 >>> space = ActionSpace("standard", players=2)
 >>> len(space)
@@ -43,7 +43,8 @@ from typing import Any
 
 from una.engine.actions import CHALLENGE, DEAL, DRAW, PASS, UNO, Action, Kind
 from una.engine.cards import COLORS, Card, Color
-from una.engine.effects import Effect, OneOtherPlayer, effect_table
+from una.engine.effects import Effect, effect_table
+from una.engine.game import Game
 from una.engine.rules import RuleSet
 
 #: Pick patterns of a play slot: ``("", None)`` no pick, ``("one", k)`` one pick of seat k,
@@ -79,8 +80,10 @@ class ActionSpace:
 
     def __init__(self, rules: RuleSet | str | dict[str, Any], players: int) -> None:
         self.rules = rules if isinstance(rules, RuleSet) else RuleSet.from_json(rules)
+        check_players(self.rules, players)
         self.players = players
         effects = effect_table(self.rules)
+        probe = Game(self.rules, players)
         uno_variants = (False, True) if self.rules.uno_call == "manual" else (False,)
         slots: list[Slot] = []
 
@@ -90,7 +93,7 @@ class ActionSpace:
         self.cards: tuple[Card, ...] = tuple(sorted(set(self.rules.deck()), key=_sort_key))
         for card in self.cards:
             colors: tuple[Color | None, ...] = COLORS if card.is_wild else (None,)
-            for pattern in _patterns(effects[card], players):
+            for pattern in _patterns(effects[card], card, probe):
                 for color in colors:
                     for uno in uno_variants:
                         action = _fixed_play(card, color, pattern, uno)
@@ -193,6 +196,13 @@ class ActionSpace:
         return index
 
 
+def check_players(rules: RuleSet, players: object) -> None:
+    """A ``ValueError`` unless ``players`` is a number of seats the rules allow."""
+    low, high = rules.players
+    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+        raise ValueError(f"players: these rules seat {low} to {high}, not {players!r}")
+
+
 def even_split(others: Sequence[int], count: int) -> tuple[int, ...]:
     """Target Practice's even split of ``count`` picks round ``others``, sorted, as the
     engine lists it.
@@ -207,16 +217,22 @@ def _sort_key(card: Card) -> tuple[int, int]:
     return card.sort_key
 
 
-def _patterns(effect: Effect, players: int) -> tuple[Pattern, ...]:
-    """The pick patterns a card's effect may need at a table of ``players`` seats."""
+def _patterns(effect: Effect, card: Card, probe: Game) -> tuple[Pattern, ...]:
+    """The pick patterns a card needs: those of the picks its effect offers at the start
+    of a hand at this table (how many picks a card takes does not change during play)."""
     if type(effect).target_options is Effect.target_options:
         return (NO_PICK,)
-    ones: tuple[Pattern, ...] = tuple(("one", seat) for seat in range(players))
-    if isinstance(effect, OneOtherPlayer):
-        return ones
-    # Any other picking card: no pick, one pick, or several (Dance Fever, Target Practice).
-    alls: tuple[Pattern, ...] = tuple(("all", seat) for seat in range(players))
-    return (NO_PICK, *ones, *alls, EVEN)
+    sizes = {len(targets) for targets in effect.target_options(probe, 0, card)}
+    seats = range(probe.n)
+    patterns: list[Pattern] = []
+    if 0 in sizes:
+        patterns.append(NO_PICK)
+    if 1 in sizes:
+        patterns.extend(("one", seat) for seat in seats)
+    if any(size > 1 for size in sizes):  # Target Practice: a pick per card it makes draw
+        patterns.extend(("all", seat) for seat in seats)
+        patterns.append(EVEN)
+    return tuple(patterns)
 
 
 def _fixed_play(card: Card, color: Color | None, pattern: Pattern, uno: bool) -> Action | None:

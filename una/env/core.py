@@ -34,7 +34,7 @@ from una.engine.errors import InvalidRules
 from una.engine.events import Event
 from una.engine.game import Game
 from una.engine.rules import RuleSet
-from una.env.actions import ActionSpace
+from una.env.actions import ActionSpace, check_players
 from una.env.observation import ObservationEncoder
 from una.sim.options import load_rules
 
@@ -88,9 +88,7 @@ class EnvTable:
         overrides: Sequence[str] | Mapping[str, Any] = (),
     ) -> None:
         self.rules = make_rules(rules, overrides)
-        low, high = self.rules.players
-        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
-            raise ValueError(f"players: these rules seat {low} to {high}, not {players!r}")
+        check_players(self.rules, players)
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if payoff not in PAYOFFS:
