@@ -18,7 +18,8 @@ Picks (``@seat``) use absolute seat numbers, as the codes do. A card that picks 
 Fever also one without a pick: it may pick nobody). Target Practice picks who draws each
 of its 4 or more cards; the space offers one slot per opponent taking them all
 (``play WTP G @1*``) and one for the even split round the table (``play WTP G even``),
-which are the splits the engine always lists. Slots a rule set can never make legal (a pick of one's own seat) stay masked.
+which are the splits the engine always lists. Slots a rule set can never make legal (a
+pick of one's own seat) stay masked.
 
 >>> space = ActionSpace("standard", players=2)
 >>> len(space)
