@@ -41,8 +41,8 @@ RULE_SETS = [
 
 def seen_discard(pile: list[Card], events: list[Event], seat: int) -> list[Card]:
     """The discard pile as ``seat`` saw it built: from the events it was shown."""
-    for event in events:
-        shown = event.visible_to(seat)
+    for happened in events:
+        shown = happened.visible_to(seat)
         if isinstance(shown, HandStarted):
             pile = []
         elif isinstance(shown, CardTurned):
