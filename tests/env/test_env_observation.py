@@ -17,7 +17,7 @@ import numpy as np
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from una.engine import Card, Game
+from una.engine import Card, Game, RuleSet
 from una.engine.actions import Kind
 from una.engine.events import CardPlayed, CardTurned, Event, HandStarted, Reshuffled
 from una.env.core import EnvTable
@@ -25,6 +25,7 @@ from una.env.observation import ObservationEncoder
 
 # The bots' own check that hidden cards change nothing deals them anew like this.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bots"))
+from botviews import tables
 from test_view_only import shuffle_hidden
 
 #: Rule sets with reveals (challenge, Spy), moving hands (seven-zero, Trader Joe, Musical
@@ -64,8 +65,23 @@ def test_observations_hold_nothing_hidden(
     rule_set: tuple[str, tuple[str, ...]], players: int, seed: int
 ) -> None:
     rules, overrides = rule_set
-    table = EnvTable(rules, players, seed=seed, overrides=overrides, max_steps=3000)
+    check_hand(EnvTable(rules, players, seed=seed, overrides=overrides, max_steps=3000), seed)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=tables(), seed=st.integers(0, 2**32))
+def test_observations_hold_nothing_hidden_on_any_rule_set(
+    table: tuple[RuleSet, int], seed: int
+) -> None:
+    """The same on rule sets drawn from every preset and switch (the bots' strategy)."""
+    rules, players = table
+    check_hand(EnvTable(rules, players, seed=seed, max_steps=3000), seed)
+
+
+def check_hand(table: EnvTable, seed: int) -> None:
+    """Play the table's hand out, checking every seat's observation after every action."""
     encoder = table.encoder
+    players = table.players
     rng = random.Random(seed)
     piles: list[list[Card]] = [[] for _ in range(players)]
     while True:
@@ -75,7 +91,7 @@ def test_observations_hold_nothing_hidden(
             assert piles[seat] == game.discard  # the pile is public: all saw it built
             fast = encoder.encode(game, seat)
             reference = encoder.encode_view(game.view_for(seat), piles[seat])
-            assert np.array_equal(fast, reference), (rules, overrides, seat, game)
+            assert np.array_equal(fast, reference), (table.rules, seat, game)
             if rng.random() < 0.1:
                 twin = shuffle_hidden(game, seat, rng)
                 # (A fresh encoder: the discard cache belongs to one game.)
