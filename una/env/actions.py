@@ -118,6 +118,8 @@ class ActionSpace:
         self.wait = len(slots)
         add("wait", Kind.UNO, None)  # kind unused: wait is no engine action
         self.slots: tuple[Slot, ...] = tuple(slots)
+        #: Whether a card picks several players (Target Practice): see :meth:`find`.
+        self.multi_picks = any(slot.pattern[0] in ("all", "even") for slot in slots)
         self._by_action: dict[Action, int] = {
             slot.action: slot.index for slot in slots if slot.action is not None
         }

@@ -231,6 +231,8 @@ class EnvTable:
 
     def _others(self, seat: int, legal: Sequence[Action]) -> list[int] | None:
         """The other seats still in the hand, where a legal play picks several players."""
+        if not self.space.multi_picks:
+            return None
         for action in legal:
             if action.kind is Kind.PLAY and len(action.targets) > 1:
                 return [s for s in self.game.seats_in_hand() if s != seat]

@@ -78,6 +78,7 @@ class ObservationEncoder:
         # By code: a string's hash is cached, a card's is a Python call.
         self._code_index = {card.code: i for i, card in enumerate(self.cards)}
         self._discard: tuple[list[Card], int, np.ndarray] | None = None
+        self._reveal_cache: dict[int, tuple[list[Any], int, list[int]]] = {}
         self._identity_seating = list(range(n))
         self._identity_positions = list(range(n))
         self._numbers = slice(self.fields["hand_counts"].start, self.fields["draw_pile"].stop)
@@ -136,10 +137,7 @@ class ObservationEncoder:
             if catchable(s):
                 positions.append(o["catchable"] + s)
         if game.reveals:
-            self._reveals(positions, seat, [
-                (shown, tuple(hands[shown]) if cards is None else cards)
-                for viewer, shown, cards in game.reveals if viewer == seat
-            ])  # fmt: skip
+            positions.extend(self._revealed_positions(game, seat))
         obs = np.bincount(positions, minlength=self.size).astype(np.float32)
         discard = self.fields["discard"]
         obs[discard] = self._discard_counts(game.discard)
@@ -152,6 +150,23 @@ class ObservationEncoder:
             *places, game.direction, game.pending_draw, len(game.draw_pile),
         ]  # fmt: skip
         return obs
+
+    def _revealed_positions(self, game: Game, seat: int) -> list[int]:
+        """The positions of what was revealed to ``seat``. Reveals are only ever added
+        during a hand, and a shown snapshot never changes: those are kept until the list
+        grows; a live reveal (the hand as it is now) is read every time."""
+        reveals = game.reveals
+        cached = self._reveal_cache.get(seat)
+        if cached is not None and cached[0] is reveals and cached[1] == len(reveals):
+            return cached[2]
+        mine = [(shown, cards) for viewer, shown, cards in reveals if viewer == seat]
+        positions: list[int] = []
+        self._reveals(positions, seat, [
+            (shown, tuple(game.hands[shown]) if cards is None else cards) for shown, cards in mine
+        ])  # fmt: skip
+        if all(cards is not None for _, cards in mine):
+            self._reveal_cache[seat] = (reveals, len(reveals), positions)
+        return positions
 
     def _discard_counts(self, discard: list[Card]) -> np.ndarray:
         """The discard pile's card counts, kept up to date as the pile grows: the engine
