@@ -27,7 +27,8 @@ from typing import Any
 from aiogram import Bot
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from una.engine import Action, Card, Kind, RuleSet, UnaError
+from una.engine import Action, Card, Kind, Record, RuleSet, UnaError
+from una.engine.events import Event
 from una.server import protocol as p
 from una.server.rooms import Client, RoomService, Table
 from una.telegram.board import Board, Bucket, Render
@@ -86,7 +87,11 @@ class ChatRuntime:
     views: dict[int, dict[str, Any]] = field(default_factory=dict)
     versions: dict[int, int] = field(default_factory=dict)
     picks: dict[int, str] = field(default_factory=dict)
+    #: The last version announced in the group (kept in storage as ``state.announced``).
     seen: int = 0
+    backlog: list[tuple[int, list[Event]]] = field(default_factory=list)
+    #: Players who pressed «📢 Uno» before their play (their next play calls it).
+    armed: set[int] = field(default_factory=set)
     lines: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     turn_key: tuple[Any, ...] | None = None
@@ -128,14 +133,23 @@ class TelegramUna:
                 if found is not None:
                     self._lobby_names[uid] = html.escape(found.name)
             table = self.service.tables.get(state.table or "")
-            if table is None or table.game is None or table.game.match_over:
+            announced = state.announced if state.announced >= 0 else None
+            if (
+                table is None
+                or table.game is None
+                or (table.game.match_over and (announced is None or announced >= table.version))
+            ):
                 if state.table is not None:
                     state.table, state.dms = None, {}
                     await self.store.save_chat(state)
                 continue
-            await self._attach(rt, table)
+            # What was accepted but not yet announced before the stop is told first; a
+            # finished match then closes as usual (the observer's first state sees it over).
+            rt.seen = table.version if announced is None else announced
+            rt.backlog = await self._backlog(table, rt.seen)
+            rt.want_new = True
             rt.notes.append(t(state.lang, "restored"))
-            rt.seen = table.version
+            await self._attach(rt, table)
             rt.board.touch()
             for board in rt.dms.values():
                 board.touch()
@@ -406,7 +420,9 @@ class TelegramUna:
             for user in people[1:]:
                 await self.call(rt.clients[user.tg_id], p.Join(table=code))
             state.table, state.dms = code, {}
-            rt.seen, rt.lines, rt.notes, rt.turn_key = 0, [], [], None
+            rt.seen, rt.lines, rt.notes, rt.turn_key, rt.backlog = 0, [], [], None, []
+            state.announced = 0
+            rt.armed.clear()
             rt.views.clear()
             rt.versions.clear()
             rt.dm_keys.clear()
@@ -689,13 +705,20 @@ class TelegramUna:
         game = table.game
         lang = rt.state.lang
         names = self._names(table)
+        to_the_last = game.rules.finish == "to_the_last"
+        # Whole versions, oldest first, while they fit one message (at least one version).
         fresh: list[str] = []
-        for version, events in list(table.history):
-            if version > rt.seen:
-                fresh.extend(describe(e.visible_to(None), names, lang) for e in events)
-        rt.seen = table.version
-        fresh.extend(rt.notes)
-        rt.notes.clear()
+        upto = rt.seen
+        behind = False
+        for version, events in self._events_since(rt, table):
+            lines = [describe(e.visible_to(None), names, lang, to_the_last) for e in events]
+            if fresh and len(fresh) + len(lines) > MAX_LINES:
+                behind = True
+                break
+            fresh.extend(lines)
+            upto = version
+        notes = [] if behind else list(rt.notes)
+        fresh.extend(notes)
         view = game.view_for(None)
         if view.match_over:
             key: tuple[Any, ...] = ("match", table.code)
@@ -705,12 +728,28 @@ class TelegramUna:
             assert view.to_act is not None
             key = ("turn", table.code, view.hand_number, view.to_act)
         notable = key[0] != "turn" or not table.seat_info(key[3]).automatic
-        new = rt.want_new or rt.board.message_id is None or (key != rt.turn_key and notable)
-        rt.want_new = False
-        rt.turn_key = key
-        rt.lines = fresh if new else rt.lines + fresh
-        rt.lines = rt.lines[-MAX_LINES:]
-        parts = [f"<b>🃏 {t(lang, 'hand', n=view.hand_number)}</b>", *rt.lines, ""]
+        new = (
+            rt.want_new
+            or rt.board.message_id is None
+            or (key != rt.turn_key and notable)
+            or len(rt.lines) + len(fresh) > MAX_LINES
+        )
+        shown_lines = fresh if new else rt.lines + fresh
+
+        async def shown() -> None:
+            # Delivered: only now are these lines announced (a 429 renders them again).
+            rt.seen = max(rt.seen, upto)
+            rt.lines = shown_lines
+            rt.turn_key = key
+            rt.want_new = False
+            del rt.notes[: len(notes)]
+            if rt.state.announced != rt.seen:
+                rt.state.announced = rt.seen
+                await self.store.save_chat(rt.state)
+            if behind:
+                rt.board.touch()
+
+        parts = [f"<b>🃏 {t(lang, 'hand', n=view.hand_number)}</b>", *shown_lines, ""]
         color = f" ({t(lang, 'color_now')} {color_label(view.color, lang)})" if view.color else ""
         deck = t(lang, "deck", n=view.draw_pile)
         parts.append(f"{t(lang, 'top')}: {card_label(view.top)}{color} · {deck}")
@@ -750,7 +789,26 @@ class TelegramUna:
                 label = t(lang, "btn_catch", name=html.unescape(names[seat]))
                 rows.append([_button(label, Act(t=table.code, v=v, a=f"catch @{seat}"))])
         markup = InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
-        return Render(_clip("\n".join(parts)), markup, new=new)
+        return Render(_clip("\n".join(parts)), markup, new=new, shown=shown)
+
+    def _events_since(self, rt: ChatRuntime, table: Table) -> list[tuple[int, list[Event]]]:
+        """The table's events not yet announced, by version: the service's recent history,
+        and before it what a restart replayed from the record (``backlog``)."""
+        merged = {version: events for version, events in rt.backlog if version > rt.seen}
+        merged.update((version, events) for version, events in table.history if version > rt.seen)
+        return sorted(merged.items(), key=lambda item: item[0])
+
+    async def _backlog(self, table: Table, after: int) -> list[tuple[int, list[Event]]]:
+        """Every version after ``after`` with its events, replayed from the stored record
+        (a restored table's history starts empty)."""
+        if table.game_id is None:
+            return []
+        record = Record.from_json(await self.service.storage.record(table.game_id))
+        game = record.new_game()
+        out = [(table.version_base, list(game.start_events))]
+        for index, (actor, code) in enumerate(record.actions):
+            out.append((table.version_base + index + 1, game.apply(actor, code)))
+        return [(version, events) for version, events in out if version > after]
 
     def _render_lobby(self, rt: ChatRuntime) -> Render | None:
         state, lang = rt.state, rt.state.lang

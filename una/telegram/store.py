@@ -72,6 +72,9 @@ class ChatState:
     dms: dict[str, int] = field(default_factory=dict)
     #: Raised by every change of the lobby or the settings: their buttons carry it.
     revision: int = 0
+    #: The table's last version whose events the group was shown (-1: unknown). Every
+    #: event is announced once, in order, across restarts and refused (429) edits.
+    announced: int = -1
     #: The last match's names and scores, for /score.
     last_scores: list[tuple[str, int]] = field(default_factory=list)
 
