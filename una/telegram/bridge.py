@@ -18,6 +18,7 @@ clients to its table: versions survive, so the buttons already shown keep workin
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import logging
 import re
@@ -33,7 +34,16 @@ from una.server import protocol as p
 from una.server.rooms import Client, RoomService, Table
 from una.telegram.board import Board, Bucket, Render
 from una.telegram.callbacks import Act, Opt, Pick, Show
-from una.telegram.i18n import COLOR_EMOJI, LANGS, card_label, color_label, describe, lang_of, t
+from una.telegram.i18n import (
+    COLOR_EMOJI,
+    LANGS,
+    card_label,
+    color_label,
+    describe,
+    lang_of,
+    refusal_text,
+    t,
+)
 from una.telegram.store import OBSERVER_ID, ChatState, TelegramStore, UserRow
 
 log = logging.getLogger("una.telegram")
@@ -377,20 +387,35 @@ class TelegramUna:
     def rules_of(self, state: ChatState) -> RuleSet:
         return RuleSet.from_json({"preset": "telegram", **self.options.rules, **state.rules})
 
+    def seated(self, rt: ChatRuntime, uid: int) -> bool:
+        """Whether the Telegram user holds a seat in the chat's running game."""
+        table = self._playing(rt)
+        client = rt.clients.get(uid)
+        return (
+            table is not None
+            and client is not None
+            and table.engine_seat(client.player_id) is not None
+        )
+
     def _playing(self, rt: ChatRuntime) -> Table | None:
         table = self.service.tables.get(rt.state.table or "")
         if table is None or table.game is None or table.game.match_over:
             return None
         return table
 
-    async def begin(self, rt: ChatRuntime) -> str | None:
-        """``/begin``: a table at the room service, its players seated, the match started."""
+    async def begin(
+        self, rt: ChatRuntime, uid: int | None = None, admin: bool = False
+    ) -> str | None:
+        """``/begin``: a table at the room service, its players seated, the match started.
+        ``uid``: who asks (a registered player or an admin of the chat may deal)."""
         state, lang = rt.state, rt.state.lang
         async with rt.lock:
             if self._playing(rt) is not None:
                 return t(lang, "playing")
             if not state.players:
                 return t(lang, "no_humans")
+            if uid is not None and uid not in state.players and not admin:
+                return t(lang, "deal_refused")
             if len(state.players) + state.bots < 2:
                 return t(lang, "too_few")
             old = self.service.tables.get(state.table or "")
@@ -445,14 +470,17 @@ class TelegramUna:
         rt.board.touch()
         return None
 
-    async def stop(self, rt: ChatRuntime, user: UserRow) -> str:
+    async def stop(self, rt: ChatRuntime, user: UserRow, admin: bool = False) -> str:
+        """``/stop``: only a player of the running game, or an admin of the chat."""
         state, lang = rt.state, rt.state.lang
         async with rt.lock:
             table = self._playing(rt)
             if table is None:
                 return t(lang, "no_game")
-            if user.tg_id not in rt.clients and user.tg_id not in state.players:
-                return t(lang, "not_player")
+            client = rt.clients.get(user.tg_id)
+            seated = client is not None and table.engine_seat(client.player_id) is not None
+            if not (seated or admin):
+                return t(lang, "stop_refused")
             game = table.game
             assert game is not None
             if table.game_id is not None:
@@ -466,9 +494,14 @@ class TelegramUna:
         """Close the table and go back to the lobby (the caller holds the chat's lock)."""
         rt.board.touch()
         await rt.board.idle()
+        over = t(rt.state.lang, "dm_over" if table.game and table.game.match_over else "dm_stopped")
         for board in rt.dms.values():
             await board.idle()
             board.close()
+            # No «Your turn» and no buttons left under a game that is over.
+            with contextlib.suppress(Exception):
+                await board.bucket.take()
+                await board.show(Render(over, None))
         rt.dms.clear()
         if table.code in self.service.tables:
             await self.service.close_table(table)
@@ -502,22 +535,37 @@ class TelegramUna:
     # ------------------------------------------------------------ settings
 
     async def toggle(self, rt: ChatRuntime, key: str) -> str | None:
-        """A settings button; an error text, or None when done."""
+        """A settings button; an error text, or None when done. ``key`` is ``name=value``
+        (the value the button sets, so a press after someone else's never undoes it), or a
+        bare name (an older button: the switch flips)."""
         state = rt.state
+        name, _, wanted = key.partition("=")
         async with rt.lock:
-            if key == "lang":
-                state.lang = LANGS[(LANGS.index(state.lang) + 1) % len(LANGS)]
+            if name == "lang":
+                if wanted in LANGS:
+                    state.lang = wanted
+                else:
+                    state.lang = LANGS[(LANGS.index(state.lang) + 1) % len(LANGS)]
             else:
                 if self._playing(rt) is not None:
                     return t(state.lang, "settings_locked")
                 rules = self.rules_of(state)
-                if key == "tgt":
-                    index = TARGETS.index(rules.target) if rules.target in TARGETS else -1
-                    change: dict[str, Any] = {"target": TARGETS[(index + 1) % len(TARGETS)]}
+                change: dict[str, Any]
+                if name == "tgt":
+                    if wanted.isdigit() and int(wanted) in TARGETS:
+                        change = {"target": int(wanted)}
+                    else:
+                        index = TARGETS.index(rules.target) if rules.target in TARGETS else -1
+                        change = {"target": TARGETS[(index + 1) % len(TARGETS)]}
+                elif name in TOGGLES:
+                    switch, values = TOGGLES[name]
+                    if wanted in ("0", "1"):
+                        change = {switch: values[int(wanted)]}
+                    else:
+                        now = getattr(rules, switch)
+                        change = {switch: values[1] if now == values[0] else values[0]}
                 else:
-                    switch, values = TOGGLES[key]
-                    now = getattr(rules, switch)
-                    change = {switch: values[1] if now == values[0] else values[0]}
+                    return t(state.lang, "unknown_button")
                 try:
                     self.rules_of(ChatState(state.chat_id, rules=state.rules | change))
                 except UnaError as error:
@@ -539,14 +587,23 @@ class TelegramUna:
             data = Opt(c=state.chat_id, v=state.revision, k=key).pack()
             return [InlineKeyboardButton(text=text, callback_data=data)]
 
+        def other(key: str) -> str:
+            # The button sets the other value: its data says which.
+            switch, values = TOGGLES[key]
+            return f"{key}={1 - values.index(getattr(rules, switch))}"
+
+        index = TARGETS.index(rules.target) if rules.target in TARGETS else -1
+        next_lang = LANGS[(LANGS.index(lang) + 1) % len(LANGS)]
         rows = [
-            opt(t(lang, f"mode_{rules.finish}"), "fin"),
-            opt(t(lang, f"mode_uno_{rules.uno_call}"), "uno"),
-            opt(f"{flag(rules.jump_in)} {t(lang, 'mode_jump_in')}", "jump"),
-            opt(f"{flag(rules.seven_zero)} {t(lang, 'mode_seven_zero')}", "sz"),
-            opt(f"{flag(rules.stack_draw_two)} {t(lang, 'mode_stack')}", "stack"),
-            opt(t(lang, "mode_target", n=rules.target), "tgt"),
-            opt(t(lang, "mode_lang"), "lang"),
+            opt(t(lang, f"mode_{rules.finish}"), other("fin")),
+            opt(t(lang, f"mode_uno_{rules.uno_call}"), other("uno")),
+            opt(f"{flag(rules.jump_in)} {t(lang, 'mode_jump_in')}", other("jump")),
+            opt(f"{flag(rules.seven_zero)} {t(lang, 'mode_seven_zero')}", other("sz")),
+            opt(f"{flag(rules.stack_draw_two)} {t(lang, 'mode_stack')}", other("stack")),
+            opt(
+                t(lang, "mode_target", n=rules.target), f"tgt={TARGETS[(index + 1) % len(TARGETS)]}"
+            ),
+            opt(t(lang, "mode_lang"), f"lang={next_lang}"),
         ]
         return InlineKeyboardMarkup(inline_keyboard=rows)
 
@@ -582,26 +639,73 @@ class TelegramUna:
     # ------------------------------------------------------------ playing
 
     async def press(self, rt: ChatRuntime, uid: int, data: Act) -> str | None:
-        """A game button: None when applied, else the answer to show."""
+        """A game button: None when applied, else the answer to show.
+
+        A button is refused only when what it asks is no longer possible: a press made
+        after others acted (the version moved) still counts when its action is legal now.
+        """
         lang = rt.state.lang
         table = self.service.tables.get(data.t)
-        if table is None or rt.state.table != data.t or data.v != table.version:
+        if table is None or table.game is None or rt.state.table != data.t:
             return t(lang, "stale")
         client = rt.clients.get(uid)
-        if client is None or table.engine_seat(client.player_id) is None:
+        seat = table.engine_seat(client.player_id) if client is not None else None
+        if client is None or seat is None:
             return t(lang, "not_player")
+        try:
+            action = Action.parse(data.a)
+        except UnaError:
+            return t(lang, "unknown_button")
+        if action.kind is Kind.UNO:
+            return await self._uno_button(rt, uid, table, seat)
+        if uid in rt.armed and action.kind is Kind.PLAY and not action.uno:
+            called = Action.play(action.card, action.color, action.targets, uno=True)  # type: ignore[arg-type]
+            if table.game.is_legal(seat, called) and len(table.game.hands[seat]) == 2:
+                action = called
         rt.picks.pop(uid, None)
-        answers = await self.call(client, p.Act(action=data.a, version=data.v))
-        errors = [m for m in answers if m["type"] == "error"]
-        if errors:
-            if errors[0].get("code") == "stale":
+        for _ in range(3):
+            game = table.game
+            if game is None:
                 return t(lang, "stale")
-            return _error_text(lang, errors, escape=False)
-        return None
+            refusal = game.why_illegal(seat, action)
+            if refusal is not None:
+                if data.v != table.version:
+                    return t(lang, "stale")
+                return t(lang, "error", message=refusal_text(refusal, self._names(table), lang))
+            answers = await self.call(client, p.Act(action=action.code, version=table.version))
+            errors = [m for m in answers if m["type"] == "error"]
+            if not errors:
+                if action.kind is Kind.PLAY:
+                    rt.armed.discard(uid)
+                return None
+            if errors[0].get("code") != "stale":
+                return _error_text(lang, errors, escape=False)
+            # Another action came in between: judge the press again on the new state.
+        return t(lang, "stale")
+
+    async def _uno_button(self, rt: ChatRuntime, uid: int, table: Table, seat: int) -> str | None:
+        """«📢 Uno» on her hand: with two cards on her turn it goes with her next card; with
+        one card owed, it is the call itself (sent like a typed «уно»)."""
+        game = table.game
+        assert game is not None
+        lang = rt.state.lang
+        if game.owes_uno[seat] and len(game.hands[seat]) == 1:
+            await self.uno(rt, uid, "uno")
+            return None
+        if len(game.hands[seat]) == 2:
+            if uid in rt.armed:
+                rt.armed.discard(uid)
+            else:
+                rt.armed.add(uid)
+            board = rt.dms.get(uid)
+            if board is not None:
+                board.touch()
+            return t(lang, "uno_armed") if uid in rt.armed else None
+        return t(lang, "stale")
 
     async def pick(self, rt: ChatRuntime, uid: int, data: Pick) -> str | None:
         table = self.service.tables.get(data.t)
-        if table is None or rt.state.table != data.t or data.v != table.version:
+        if table is None or rt.state.table != data.t:
             return t(rt.state.lang, "stale")
         if data.c:
             rt.picks[uid] = data.c
@@ -613,9 +717,20 @@ class TelegramUna:
         return None
 
     async def uno(self, rt: ChatRuntime, uid: int, text: str) -> None:
-        """A chat message that starts with uno / уно / una: the room service's UNO call."""
+        """A chat message that starts with uno / уно / una: the room service's UNO call,
+        only when it changes something (a call owed, or a false call the rules punish):
+        any other «уно» is silent and moves no version, so no button goes stale."""
         client = rt.clients.get(uid)
-        if client is None or self._playing(rt) is None:
+        table = self._playing(rt)
+        if client is None or table is None or table.game is None:
+            return
+        game = table.game
+        seat = table.engine_seat(client.player_id)
+        if seat is None or not game.active[seat] or game.hand_over:
+            return
+        owed = game.owes_uno[seat] and len(game.hands[seat]) == 1
+        false_call = game.rules.false_uno_penalty and len(game.hands[seat]) > 1
+        if not (owed or (false_call and not game.false_uno[seat])):
             return
         await self.call(client, p.Chat(text=text[:300]))
 
@@ -780,7 +895,7 @@ class TelegramUna:
         else:
             assert view.to_act is not None
             turn = self._mention(rt, table, view.to_act, names) if new else names[view.to_act]
-            timer = f" · ⏱ {table.timer} s" if table.timer else ""
+            timer = " · " + t(lang, "timer_short", n=table.timer) if table.timer else ""
             parts.append(f"<b>{t(lang, 'turn')}</b>: {turn}{timer}")
             rows.append([_button(t(lang, "btn_show"), Show(t=table.code, v=v))])
             if any(a.kind is Kind.CHALLENGE for a in game.legal_actions(view.to_act)):
@@ -855,6 +970,9 @@ class TelegramUna:
         color = view.get("color")
         shown_color = f" ({color_label(color, lang)})" if color else ""
         parts.append(f"{t(lang, 'top')}: {card_label(Card.parse(view['top']))}{shown_color}")
+        for shown in view.get("revealed") or []:
+            cards = " · ".join(card_label(Card.parse(c)) for c in shown["cards"]) or "—"
+            parts.append(t(lang, "revealed", name=names[shown["seat"]], cards=cards))
         to_act = view.get("to_act")
         my_turn = to_act == me
         if view.get("drawn") and my_turn:
@@ -880,13 +998,19 @@ class TelegramUna:
         v: int,
     ) -> InlineKeyboardMarkup | None:
         lang = rt.state.lang
-        legal = [Action.parse(a) for a in view["legal"]]
-        legal = [a for a in legal if a.kind is not Kind.UNO and not a.uno]
+        everything = [Action.parse(a) for a in view["legal"]]
+        legal = [a for a in everything if a.kind is not Kind.UNO and not a.uno]
         picked = rt.picks.get(uid)
         rows: list[list[InlineKeyboardButton]] = []
+        options: list[Action] = []
         if picked:
             card = Card.parse(picked)
             options = [a for a in legal if a.kind is Kind.PLAY and a.card == card]
+        if not options:
+            # Always from the current state: a sub-keyboard whose card is gone (a swap, a
+            # jump-in) gives way to the whole hand.
+            rt.picks.pop(uid, None)
+        else:
             row: list[InlineKeyboardButton] = []
             for action in options:
                 if action.targets:
@@ -929,6 +1053,12 @@ class TelegramUna:
                 extra.append(_button(t(lang, "btn_bluff"), Act(t=code, v=v, a="challenge")))
         if extra:
             rows.append(extra)
+        hand = view.get("hand") or []
+        if any(a.kind is Kind.UNO for a in everything):
+            rows.append([_button(t(lang, "btn_uno"), Act(t=code, v=v, a="uno"))])
+        elif len(hand) == 2 and any(a.uno for a in everything):
+            label = t(lang, "btn_uno_armed" if uid in rt.armed else "btn_uno")
+            rows.append([_button(label, Act(t=code, v=v, a="uno"))])
         for action in legal:
             if action.kind is Kind.CATCH:
                 label = t(lang, "btn_catch", name=html.unescape(names[action.targets[0]]))
@@ -957,3 +1087,11 @@ def _error_text(lang: str, answers: list[dict[str, Any]], escape: bool = True) -
     errors = [m for m in answers if m.get("type") == "error"]
     message = str(errors[0].get("message", "?")) if errors else "?"
     return t(lang, "error", message=html.escape(message) if escape else message)
+
+
+async def _todo(*args: Any) -> None:
+    return None
+
+
+TelegramUna.inline_query = _todo  # type: ignore[attr-defined]
+TelegramUna.inline_chosen = _todo  # type: ignore[attr-defined]
