@@ -26,14 +26,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import Bot
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import (
+    ChosenInlineResult,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InlineQuery,
+    InlineQueryResultArticle,
+    InlineQueryResultPhoto,
+    InlineQueryResultsButton,
+    InputTextMessageContent,
+)
 
 from una.engine import Action, Card, Kind, Record, RuleSet, UnaError
 from una.engine.events import Event
 from una.server import protocol as p
 from una.server.rooms import Client, RoomService, Table
 from una.telegram.board import Board, Bucket, Render
-from una.telegram.callbacks import Act, Opt, Pick, Show
+from una.telegram.callbacks import Act, Opt, Pick, Show, fits
+from una.telegram.cards import HEIGHT, WIDTH
 from una.telegram.i18n import (
     COLOR_EMOJI,
     LANGS,
@@ -48,6 +58,7 @@ from una.telegram.store import OBSERVER_ID, ChatState, TelegramStore, UserRow
 
 log = logging.getLogger("una.telegram")
 
+InlineResult = InlineQueryResultArticle | InlineQueryResultPhoto
 MAX_PLAYERS = 10
 MAX_LINES = 14
 TARGETS = (100, 200, 300, 500, 1000)
@@ -77,6 +88,9 @@ class Options:
     dm_per_minute: float = 60.0
     dm_burst: int = 5
     bot_kind: str = "heuristic"
+    #: Public base URL of the card images (``una serve``'s ``/telegram/cards``): inline
+    #: results show cards as pictures then, as text otherwise.
+    card_url: str | None = None
     #: Switches under every chat's own (a test hook: a low ``target``).
     rules: dict[str, Any] = field(default_factory=dict)
 
@@ -541,7 +555,9 @@ class TelegramUna:
         state = rt.state
         name, _, wanted = key.partition("=")
         async with rt.lock:
-            if name == "lang":
+            if name == "inl":
+                state.inline = wanted == "1" if wanted in ("0", "1") else not state.inline
+            elif name == "lang":
                 if wanted in LANGS:
                     state.lang = wanted
                 else:
@@ -603,6 +619,7 @@ class TelegramUna:
             opt(
                 t(lang, "mode_target", n=rules.target), f"tgt={TARGETS[(index + 1) % len(TARGETS)]}"
             ),
+            opt(f"{flag(state.inline)} {t(lang, 'mode_inline')}", f"inl={int(not state.inline)}"),
             opt(t(lang, "mode_lang"), f"lang={next_lang}"),
         ]
         return InlineKeyboardMarkup(inline_keyboard=rows)
@@ -621,6 +638,7 @@ class TelegramUna:
             f"{t(lang, 'mode_seven_zero')}: {on if rules.seven_zero else off}",
             f"{t(lang, 'mode_stack')}: {on if rules.stack_draw_two else off}",
             t(lang, "mode_target", n=rules.target),
+            f"{t(lang, 'mode_inline')}: {on if rt.state.inline else off}",
         ]
         return "; ".join(parts)
 
@@ -778,6 +796,121 @@ class TelegramUna:
         rt.dms[uid] = board
         return board
 
+    # ------------------------------------------------------------ inline mode
+
+    def _game_of(self, uid: int) -> tuple[ChatRuntime, Table, int] | None:
+        """The running game where the Telegram user holds a seat (inline queries name no
+        chat): the one where she is to act first, else any."""
+        found: list[tuple[ChatRuntime, Table, int]] = []
+        for rt in self.chats.values():
+            table = self._playing(rt)
+            client = rt.clients.get(uid)
+            if table is None or client is None:
+                continue
+            seat = table.engine_seat(client.player_id)
+            if seat is not None:
+                found.append((rt, table, seat))
+        found.sort(key=lambda item: item[1].game is None or item[1].game.to_act != item[2])
+        return found[0] if found else None
+
+    async def inline_query(self, query: InlineQuery) -> None:
+        """``@bot`` typed in the group: her legal moves as results (cards as pictures when
+        ``card_url`` serves them); the one she picks is played (:meth:`inline_chosen`)."""
+        found = self._game_of(query.from_user.id)
+        if found is None:
+            lang = lang_of(query.from_user.language_code)
+            none = InlineQueryResultsButton(text=t(lang, "inline_none"), start_parameter="help")
+            await query.answer([], cache_time=0, is_personal=True, button=none)
+            return
+        rt, table, seat = found
+        lang = rt.state.lang
+        results = self._inline_results(rt, table, seat)
+        button: InlineQueryResultsButton | None = None
+        if not results:
+            game = table.game
+            assert game is not None
+            names = self._names(table)
+            waiting = names[game.to_act] if game.to_act is not None else "…"
+            text = t(lang, "inline_wait", name=html.unescape(waiting))
+            button = InlineQueryResultsButton(text=text, start_parameter=f"g{rt.state.chat_id}")
+        await query.answer([*results[:50]], cache_time=0, is_personal=True, button=button)
+
+    def _inline_results(self, rt: ChatRuntime, table: Table, seat: int) -> list[InlineResult]:
+        game = table.game
+        assert game is not None
+        lang = rt.state.lang
+        names = self._names(table)
+        legal = game.legal_actions(seat)
+        two_left = len(game.hands[seat]) == 2
+        hand = " · ".join(card_label(c) for c in game.hands[seat])
+        results: list[InlineResult] = []
+        # With two cards, the plays that call «Uno» come first: the call goes with the card.
+        ordered = sorted(legal, key=lambda a: not (two_left and a.uno))
+        for action in ordered:
+            if action.uno and not two_left:
+                continue
+            rid = f"{table.code}:{table.version}:{action.code}"
+            if not fits(rid):
+                continue
+            title = self._action_title(action, names, lang, game.pending_draw)
+            if action.kind is Kind.PLAY and action.card is not None and self.options.card_url:
+                url = f"{self.options.card_url.rstrip('/')}/{action.card.code}.jpg"
+                results.append(
+                    InlineQueryResultPhoto(
+                        id=rid, photo_url=url, thumbnail_url=url, title=title,
+                        description=hand, caption=title, photo_width=WIDTH, photo_height=HEIGHT,
+                    )
+                )  # fmt: skip
+            else:
+                content = InputTextMessageContent(message_text=title)
+                results.append(
+                    InlineQueryResultArticle(
+                        id=rid, title=title, description=hand, input_message_content=content
+                    )
+                )
+        return results
+
+    def _action_title(self, action: Action, names: list[str], lang: str, pending: int) -> str:
+        """A move as the group reads it when she picks it: «🟥 7», «🌈 → 🟦», «📥 Взять»."""
+        kind = action.kind
+        if kind is Kind.PLAY and action.card is not None:
+            text = card_label(action.card)
+            if action.color is not None:
+                text += " → " + COLOR_EMOJI[action.color.value]
+            if action.targets:
+                text += " " + t(lang, "btn_swap", name=html.unescape(names[action.targets[0]]))
+            if action.uno:
+                text += " " + t(lang, "btn_uno")
+            return text
+        if kind is Kind.DRAW:
+            return t(lang, "btn_take", n=pending) if pending else t(lang, "btn_draw")
+        if kind is Kind.PASS:
+            return t(lang, "btn_pass")
+        if kind is Kind.CHALLENGE:
+            return t(lang, "btn_bluff")
+        if kind is Kind.UNO:
+            return t(lang, "btn_uno")
+        if kind is Kind.CATCH:
+            return t(lang, "btn_catch", name=html.unescape(names[action.targets[0]]))
+        if kind is Kind.COLOR and action.color is not None:
+            return color_label(action.color, lang)
+        return action.code
+
+    async def inline_chosen(self, chosen: ChosenInlineResult) -> None:
+        """She picked a result (Telegram's inline feedback): play it like a button press; a
+        refusal is told in the group's message."""
+        code, _, rest = chosen.result_id.partition(":")
+        version, _, action = rest.partition(":")
+        rt = self.runtime_of_table(code)
+        if rt is None or not version.isdigit():
+            return
+        uid = chosen.from_user.id
+        answer = await self.press(rt, uid, Act(t=code, v=int(version), a=action))
+        if answer:
+            name = self._lobby_names.get(uid) or html.escape(chosen.from_user.first_name)
+            rt.notes.append(f"{name}: {html.escape(answer)}")
+            rt.board.touch()
+
     async def username(self) -> str:
         if self._username is None:
             me = await self.bot.me()
@@ -842,7 +975,11 @@ class TelegramUna:
         else:
             assert view.to_act is not None
             key = ("turn", table.code, view.hand_number, view.to_act)
-        notable = key[0] != "turn" or not table.seat_info(key[3]).automatic
+        # A new message when a person's turn comes (a mention notifies her); in the inline
+        # mode only when a hand starts or ends: one live message per hand.
+        notable = key[0] != "turn" or (
+            not rt.state.inline and not table.seat_info(key[3]).automatic
+        )
         new = (
             rt.want_new
             or rt.board.message_id is None
@@ -1087,11 +1224,3 @@ def _error_text(lang: str, answers: list[dict[str, Any]], escape: bool = True) -
     errors = [m for m in answers if m.get("type") == "error"]
     message = str(errors[0].get("message", "?")) if errors else "?"
     return t(lang, "error", message=html.escape(message) if escape else message)
-
-
-async def _todo(*args: Any) -> None:
-    return None
-
-
-TelegramUna.inline_query = _todo  # type: ignore[attr-defined]
-TelegramUna.inline_chosen = _todo  # type: ignore[attr-defined]

@@ -238,6 +238,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "deal_refused": {"en": "Only registered players deal: /start or «Join» first.",
                      "ru": "Раздают только зарегистрированные: сначала /start или «Играю»."},
     "set_to": {"en": "Now: {mode}", "ru": "Теперь: {mode}"},
+    "inline_none": {"en": "You play in no game now", "ru": "Вы сейчас не играете"},
+    "inline_wait": {"en": "{name}'s turn: your cards", "ru": "Ходит {name}: ваши карты"},
+    "mode_inline": {"en": "🎴 Play in the group (@bot)", "ru": "🎴 Ходы прямо в группе (@бот)"},
 }  # fmt: skip
 
 #: The engine's refusals (:class:`~una.engine.errors.Refusal` codes) in the chat's language;

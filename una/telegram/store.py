@@ -70,6 +70,8 @@ class ChatState:
     #: The group message the bot edits (the board), and the hand message of each player.
     board: int | None = None
     dms: dict[str, int] = field(default_factory=dict)
+    #: The inline mode: moves are made in the group (``@bot``), one bot message per hand.
+    inline: bool = False
     #: Raised by every change of the lobby or the settings: their buttons carry it.
     revision: int = 0
     #: The table's last version whose events the group was shown (-1: unknown). Every
