@@ -26,6 +26,7 @@ BOT_USER = {"id": 4242, "is_bot": True, "first_name": "Una", "username": "UnaTes
 class Call:
     method: str
     params: dict[str, Any]
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass

@@ -16,7 +16,7 @@ from una.engine import Card, Record
 from una.engine import events as ev
 from una.server.rooms import RoomService, Table
 from una.telegram.bridge import ChatRuntime, Options, TelegramUna
-from una.telegram.i18n import card_label
+from una.telegram.i18n import card_label, describe
 from una.telegram.runner import PollingBot
 
 TOKEN = "123456:TEST-una-token"
@@ -179,7 +179,11 @@ class Harness:
             await self.fake.click(dm, user, data)
             await self.una.idle()
             sub = self.fake.latest(user.id, with_buttons=True)
-            assert sub is not None
+            if sub is None:
+                table = next(iter(self.service.tables.values()), None)
+                raise AssertionError(
+                    f"no keyboard after {data}: {table and table.game and table.game.log[-6:]}"
+                )
             options = [d for _, d in sub.buttons() if d.startswith("a:")]
             if not options:
                 return {"text": "out of date"}
@@ -207,3 +211,43 @@ async def public_labels(service: RoomService) -> set[str]:
 
 def hand_labels(cards: list[str]) -> set[str]:
     return {card_label(Card.parse(code)) for code in cards}
+
+
+def story(fake: FakeTelegram, chat: int) -> str:
+    """What the group was told, in order: the event lines of every game message as it
+    stands now (a message's lines only grow while it is live), one per line."""
+    lines: list[str] = []
+    for sent in fake.chat_messages(chat):
+        head, _, rest = sent.text.partition("\n")
+        if not head.startswith("<b>🃏 "):
+            continue
+        body = rest.split("\n\n")[0] if "\n\n" in rest else ""
+        if body:
+            lines.extend(body.split("\n"))
+    return "\n".join(lines)
+
+
+async def told(service: RoomService, game_id: int, names: list[str], lang: str) -> str:
+    """Every event of a stored game as the group should read it, once, in order."""
+    record = Record.from_json(await service.storage.record(game_id))
+    game = record.new_game()
+    events = list(game.start_events)
+    for actor, code in record.actions:
+        events.extend(game.apply(actor, code))
+    last = game.rules.finish == "to_the_last"
+    return "\n".join(describe(e.visible_to(None), names, lang, last) for e in events)
+
+
+def calls_per_window(fake: FakeTelegram, chat: int, window: float) -> int:
+    """The most sends and edits in the chat within any ``window`` seconds."""
+    stamps = sorted(
+        c.at for c in fake.calls
+        if c.method in ("sendMessage", "editMessageText", "sendPhoto", "sendSticker")
+        and c.params.get("chat_id") == chat
+    )  # fmt: skip
+    most, start = 0, 0
+    for end, stamp in enumerate(stamps):
+        while stamp - stamps[start] >= window:
+            start += 1
+        most = max(most, end - start + 1)
+    return most

@@ -60,7 +60,10 @@ log = logging.getLogger("una.telegram")
 
 InlineResult = InlineQueryResultArticle | InlineQueryResultPhoto
 MAX_PLAYERS = 10
+#: Event lines per group message (a full message goes on in a new one, nothing is cut);
+#: the inline mode keeps one message per hand, so it takes more (4096 characters at most).
 MAX_LINES = 14
+MAX_LINES_INLINE = 60
 TARGETS = (100, 200, 300, 500, 1000)
 _BOT_NAME = re.compile(r"-(\d+)$")
 
@@ -83,10 +86,13 @@ class Options:
     turn_timer: int | None = 60
     #: Seconds before the next hand is dealt automatically (the button deals at once).
     deal_delay: float = 6.0
-    group_per_minute: float = 20.0
+    #: Telegram allows about 20 messages a minute in a group: stay under it with a margin.
+    group_per_minute: float = 18.0
     group_burst: int = 3
     dm_per_minute: float = 60.0
     dm_burst: int = 5
+    #: The length of a "minute" for the budgets (a test hook: a short one).
+    flood_window: float = 60.0
     bot_kind: str = "heuristic"
     #: Public base URL of the card images (``una serve``'s ``/telegram/cards``): inline
     #: results show cards as pictures then, as text otherwise.
@@ -199,7 +205,9 @@ class TelegramUna:
         rt = self.chats.get(state.chat_id)
         if rt is not None:
             return rt
-        bucket = Bucket(self.options.group_per_minute, self.options.group_burst)
+        bucket = Bucket(
+            self.options.group_per_minute, self.options.group_burst, self.options.flood_window
+        )
 
         async def on_new(message_id: int) -> None:
             state.board = message_id
@@ -783,7 +791,9 @@ class TelegramUna:
         board = rt.dms.get(uid)
         if board is not None:
             return board
-        bucket = Bucket(self.options.dm_per_minute, self.options.dm_burst)
+        bucket = Bucket(
+            self.options.dm_per_minute, self.options.dm_burst, self.options.flood_window
+        )
 
         async def on_new(new_id: int) -> None:
             rt.state.dms[str(uid)] = new_id
@@ -954,13 +964,14 @@ class TelegramUna:
         lang = rt.state.lang
         names = self._names(table)
         to_the_last = game.rules.finish == "to_the_last"
+        most = MAX_LINES_INLINE if rt.state.inline else MAX_LINES
         # Whole versions, oldest first, while they fit one message (at least one version).
         fresh: list[str] = []
         upto = rt.seen
         behind = False
         for version, events in self._events_since(rt, table):
             lines = [describe(e.visible_to(None), names, lang, to_the_last) for e in events]
-            if fresh and len(fresh) + len(lines) > MAX_LINES:
+            if fresh and len(fresh) + len(lines) > most:
                 behind = True
                 break
             fresh.extend(lines)
@@ -977,14 +988,15 @@ class TelegramUna:
             key = ("turn", table.code, view.hand_number, view.to_act)
         # A new message when a person's turn comes (a mention notifies her); in the inline
         # mode only when a hand starts or ends: one live message per hand.
-        notable = key[0] != "turn" or (
-            not rt.state.inline and not table.seat_info(key[3]).automatic
-        )
+        if rt.state.inline:
+            notable = rt.turn_key is None or _span(key) != _span(rt.turn_key)
+        else:
+            notable = key[0] != "turn" or not table.seat_info(key[3]).automatic
         new = (
             rt.want_new
             or rt.board.message_id is None
             or (key != rt.turn_key and notable)
-            or len(rt.lines) + len(fresh) > MAX_LINES
+            or len(rt.lines) + len(fresh) > most
         )
         shown_lines = fresh if new else rt.lines + fresh
 
@@ -1209,6 +1221,11 @@ async def _nothing(message: dict[str, Any]) -> None:
 
 def _button(text: str, data: Act | Pick | Show | Opt) -> InlineKeyboardButton:
     return InlineKeyboardButton(text=text, callback_data=data.pack())
+
+
+def _span(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What one group message covers in the inline mode: a hand (its turns and its end)."""
+    return key[:2] if key[0] == "match" else ("hand", key[1], key[2])
 
 
 def _chunks(items: list[InlineKeyboardButton], size: int) -> list[list[InlineKeyboardButton]]:

@@ -168,7 +168,7 @@ def build_router(una: TelegramUna) -> Router:
         if event.old_chat_member.status in ("member", "administrator", "creator"):
             return
         rt = await una.chat(event.chat.id, event.chat.title, event.from_user.language_code)
-        me = await bot.me()
+        me = await bot.get_me()  # not the cached one: privacy may have changed since
         # Privacy mode (Telegram's default) hides plain messages from a bot that is no admin.
         if not me.can_read_all_group_messages and event.new_chat_member.status == "member":
             await rt.bucket.take()
