@@ -18,6 +18,7 @@ from una.engine import Action, Card, Color, Kind, Phase
 from una.server import protocol as p
 from una.server.rooms import Table
 from una.telegram.callbacks import Act, Opt, Pick
+from una.telegram.i18n import card_label
 
 GROUP = -1001234567890
 ANN = User(101, "Аня", "ru")
@@ -460,3 +461,24 @@ async def test_the_inline_query_of_someone_who_does_not_play(tmp_path: Path) -> 
         answer = await h.fake.inline(GOSHA)
         assert answer["results"] == []
         assert "не играете" in json.loads(answer["button"])["text"]
+
+
+@aio
+async def test_the_bluff_reveal_shows_the_hand_in_the_challengers_chat(tmp_path: Path) -> None:
+    async with Harness(tmp_path, bot_delay=30.0, rules={"challenge_reveal": True}) as h:
+        table = await begin(h, [ANN, BOB], bots=0)
+        game = table.game
+        assert game is not None
+        ann, bob = seat_of(h, table, ANN), seat_of(h, table, BOB)
+        await h.open_hand(GROUP, ANN)
+        # A guilty Wild Draw Four under challenge_reveal: Ann keeps seeing Bob's hand.
+        game.reveals.append((ann, bob, None))
+        await refresh(h, table, ANN)
+        dm = h.fake.latest(ANN.id)
+        assert dm is not None
+        shown = " · ".join(card_label(c) for c in sorted(game.hands[bob], key=str))
+        assert "🔎 Карты Боб: " in dm.text
+        line = next(x for x in dm.text.split("\n") if x.startswith("🔎"))
+        assert sorted(line.split(": ", 1)[1].split(" · ")) == sorted(shown.split(" · "))
+        bob_dm = h.fake.latest(BOB.id)
+        assert bob_dm is None or "🔎" not in bob_dm.text
