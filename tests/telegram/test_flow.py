@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 from tgfake import User
-from tgkit import Harness, aio, calls_per_window, story, told
+from tgkit import Harness, aio, calls_per_window, start_game, story, told
 
 from una.engine import Action, Card, Color, Kind, Phase
 from una.server import protocol as p
@@ -26,20 +26,6 @@ BOB = User(102, "Боб", "ru")
 VIKA = User(103, "Вика", "ru")
 GOSHA = User(104, "Гоша", "ru")
 RESTORED = "♻"
-
-
-async def begin(h: Harness, users: list[User], bots: int = 1, chat: int = GROUP) -> Table:
-    for user in users:
-        h.fake.dm_open.add(user.id)
-        await h.command(chat, user, "/start")
-    for _ in range(bots):
-        await h.command(chat, users[0], "/addbot")
-    await h.command(chat, users[0], "/begin")
-    await h.until(lambda: h.table(chat) is not None and h.table(chat).game is not None)
-    await h.settle()
-    table = h.table(chat)
-    assert table is not None
-    return table
 
 
 async def finished_story(h: Harness, table: Table, chat: int = GROUP) -> tuple[str, str]:
@@ -125,7 +111,7 @@ async def test_every_event_is_told_once_in_order_over_whole_games(tmp_path: Path
     rng = random.Random(21)
     for index, rules in enumerate(switches):
         async with Harness(tmp_path / str(index), rules={"target": 1, **rules}) as h:
-            table = await begin(h, [ANN, BOB], bots=rng.choice([1, 2]))
+            table = await start_game(h, GROUP, [ANN, BOB], bots=rng.choice([1, 2]), open_dm=True)
             game = table.game
             assert game is not None
             names = h.una._names(table)
@@ -146,7 +132,7 @@ async def test_every_event_is_told_once_in_order_over_whole_games(tmp_path: Path
 @aio
 async def test_a_restart_within_a_second_of_a_press_loses_no_line(tmp_path: Path) -> None:
     async with Harness(tmp_path, rules={"target": 1}, bot_delay=0.3) as h:
-        table = await begin(h, [ANN, BOB], bots=1)
+        table = await start_game(h, GROUP, [ANN, BOB], bots=1, open_dm=True)
         users = [ANN, BOB]
         user = await her_turn(h, table, users)
         await h.open_hand(GROUP, user)
@@ -177,7 +163,7 @@ async def test_a_restart_within_a_second_of_a_press_loses_no_line(tmp_path: Path
 @aio
 async def test_a_429_on_the_group_edit_loses_no_line(tmp_path: Path) -> None:
     async with Harness(tmp_path, rules={"target": 1}) as h:
-        table = await begin(h, [ANN], bots=2)
+        table = await start_game(h, GROUP, [ANN], bots=2, open_dm=True)
         h.fake.flood[("editMessageText", GROUP)] = 2
         await h.play(GROUP, {ANN.id: ANN}, seed=5)
         read, expected = await finished_story(h, table)
@@ -194,7 +180,7 @@ async def test_flood_sends_and_edits_stay_under_the_budget(tmp_path: Path) -> No
         tmp_path, rules={"target": 1}, group_per_minute=18.0, group_burst=3,
         flood_window=1.5, bot_delay=0.0,
     ) as h:  # fmt: skip
-        table = await begin(h, [ANN], bots=3)
+        table = await start_game(h, GROUP, [ANN], bots=3, open_dm=True)
         await h.play(GROUP, {ANN.id: ANN}, seed=9)
         read, expected = await finished_story(h, table)
         assert read == expected
@@ -225,7 +211,7 @@ async def test_two_lobby_presses_a_second_apart_are_both_registered(tmp_path: Pa
 @aio
 async def test_a_typed_uno_that_changes_nothing_is_silent(tmp_path: Path) -> None:
     async with Harness(tmp_path, bot_delay=30.0) as h:
-        table = await begin(h, [ANN, BOB], bots=0)
+        table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
         user = await her_turn(h, table, [ANN, BOB])
         other = BOB if user is ANN else ANN
         await h.open_hand(GROUP, user)
@@ -248,7 +234,7 @@ async def test_a_typed_uno_that_changes_nothing_is_silent(tmp_path: Path) -> Non
 async def test_the_bot_gives_the_missed_uno_two_cards(tmp_path: Path) -> None:
     # The sheet's rule (the telegram preset): no «Уно» before the next player moves: +2.
     async with Harness(tmp_path, bot_delay=30.0) as h:
-        table = await begin(h, [ANN, BOB], bots=0)
+        table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
         game = table.game
         assert game is not None and game.rules.uno_penalty == "auto"
         user = await her_turn(h, table, [ANN, BOB])
@@ -280,7 +266,7 @@ async def test_the_bot_gives_the_missed_uno_two_cards(tmp_path: Path) -> None:
 @aio
 async def test_to_the_last_names_the_order_and_the_loser(tmp_path: Path) -> None:
     async with Harness(tmp_path, rules={"target": 1, "finish": "to_the_last"}) as h:
-        table = await begin(h, [ANN], bots=2)
+        table = await start_game(h, GROUP, [ANN], bots=2, open_dm=True)
         await h.play(GROUP, {ANN.id: ANN}, seed=11)
         read, expected = await finished_story(h, table)
         assert read == expected
@@ -290,7 +276,7 @@ async def test_to_the_last_names_the_order_and_the_loser(tmp_path: Path) -> None
 @aio
 async def test_a_spectator_cannot_stop_the_game_nor_deal(tmp_path: Path) -> None:
     async with Harness(tmp_path, bot_delay=30.0) as h:
-        await begin(h, [ANN, BOB], bots=0)
+        await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
         await h.command(GROUP, GOSHA, "/start")  # registers for the next game
         await h.command(GROUP, GOSHA, "/stop")
         assert h.table(GROUP) is not None and h.rt(GROUP).state.table is not None
@@ -311,7 +297,7 @@ async def test_a_spectator_cannot_stop_the_game_nor_deal(tmp_path: Path) -> None
 @aio
 async def test_after_stop_the_hands_are_closed(tmp_path: Path) -> None:
     async with Harness(tmp_path, bot_delay=30.0) as h:
-        table = await begin(h, [ANN, BOB], bots=0)
+        table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
         for user in (ANN, BOB):
             await h.open_hand(GROUP, user)
         await h.una.idle()
@@ -328,7 +314,7 @@ async def test_after_stop_the_hands_are_closed(tmp_path: Path) -> None:
 @aio
 async def test_the_seven_zero_keyboard_after_a_jump_in(tmp_path: Path) -> None:
     async with Harness(tmp_path, bot_delay=30.0, rules={"seven_zero": True}) as h:
-        table = await begin(h, [ANN, BOB, VIKA], bots=0)
+        table = await start_game(h, GROUP, [ANN, BOB, VIKA], bots=0, open_dm=True)
         user = await her_turn(h, table, [ANN, BOB, VIKA])
         seat = seat_of(h, table, user)
         game = table.game
@@ -387,7 +373,7 @@ async def test_privacy_mode_is_told_when_the_bot_joins(tmp_path: Path) -> None:
 @aio
 async def test_a_refusal_is_told_in_the_chats_language(tmp_path: Path) -> None:
     async with Harness(tmp_path, bot_delay=30.0) as h:
-        table = await begin(h, [ANN, BOB], bots=0)
+        table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
         user = await her_turn(h, table, [ANN, BOB])
         other = BOB if user is ANN else ANN
         await h.open_hand(GROUP, other)
@@ -413,7 +399,7 @@ async def test_play_inside_the_group_through_the_inline_query(tmp_path: Path) ->
         assert settings is not None
         await h.fake.click(settings, ANN, next(d for _, d in settings.buttons() if ":inl=1" in d))
         assert h.rt(GROUP).state.inline
-        table = await begin(h, [ANN], bots=1)
+        table = await start_game(h, GROUP, [ANN], bots=1, open_dm=True)
         game = table.game
         assert game is not None
         hand = game.hand_number
@@ -466,7 +452,7 @@ async def test_the_inline_query_of_someone_who_does_not_play(tmp_path: Path) -> 
 @aio
 async def test_the_bluff_reveal_shows_the_hand_in_the_challengers_chat(tmp_path: Path) -> None:
     async with Harness(tmp_path, bot_delay=30.0, rules={"challenge_reveal": True}) as h:
-        table = await begin(h, [ANN, BOB], bots=0)
+        table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
         game = table.game
         assert game is not None
         ann, bob = seat_of(h, table, ANN), seat_of(h, table, BOB)
@@ -482,3 +468,34 @@ async def test_the_bluff_reveal_shows_the_hand_in_the_challengers_chat(tmp_path:
         assert sorted(line.split(": ", 1)[1].split(" · ")) == sorted(shown.split(" · "))
         bob_dm = h.fake.latest(BOB.id)
         assert bob_dm is None or "🔎" not in bob_dm.text
+
+
+@aio
+async def test_the_uno_button_goes_with_the_next_card(tmp_path: Path) -> None:
+    async with Harness(tmp_path, bot_delay=30.0) as h:
+        table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
+        game = table.game
+        assert game is not None
+        user = await her_turn(h, table, [ANN, BOB])
+        other = BOB if user is ANN else ANN
+        seat = seat_of(h, table, user)
+        color = open_turn(table)
+        keep = next(c for c in game.draw_pile if c.color == color and c.symbol in "123456789")
+        spare = next(c for c in game.draw_pile if not c.is_wild and c != keep)
+        give(table, seat, f"{keep.code} {spare.code}")
+        await h.open_hand(GROUP, user)
+        await refresh(h, table, user)
+        dm = h.fake.latest(user.id, with_buttons=True)
+        assert dm is not None
+        uno = next(d for label, d in dm.buttons() if "Уно" in label)
+        answer = await h.fake.click(dm, user, uno)
+        assert "со следующей картой" in answer["text"]
+        await h.una.idle()
+        dm = h.fake.latest(user.id, with_buttons=True)
+        assert dm is not None and any("✅" in label for label, _ in dm.buttons())
+        data = next(d for _, d in dm.buttons() if d.endswith(f"play {keep.code}"))
+        await h.fake.click(dm, user, data)
+        await h.until(lambda: game.to_act == seat_of(h, table, other))
+        assert game.called_uno[seat] and not game.catchable(seat)
+        await h.settle()
+        assert any("УНО!" in text for text in h.fake.texts(GROUP))

@@ -10,7 +10,7 @@ import asyncio
 from pathlib import Path
 
 from tgfake import User
-from tgkit import CARD, STALE, Harness, aio, hand_labels, public_labels
+from tgkit import CARD, STALE, Harness, aio, hand_labels, public_labels, start_game
 
 from una.engine import Card
 from una.telegram.callbacks import Act, Opt, Pick, Show, fits
@@ -25,16 +25,6 @@ CY = User(103, "Cy", "en")
 
 def group_texts(h: Harness, chat: int) -> list[str]:
     return h.fake.texts(chat)
-
-
-async def start_game(h: Harness, chat: int, users: list[User], bots: int = 1) -> None:
-    for user in users:
-        await h.command(chat, user, "/start")
-    for _ in range(bots):
-        await h.command(chat, users[0], "/addbot")
-    await h.command(chat, users[0], "/begin")
-    await h.until(lambda: h.table(chat) is not None and h.table(chat).game is not None)
-    await h.settle()
 
 
 def check_hidden(h: Harness, chat: int, public: set[str]) -> None:

@@ -192,6 +192,25 @@ class Harness:
         return await self.fake.click(dm, user, data)
 
 
+async def start_game(
+    h: Harness, chat: int, users: list[User], bots: int = 1, open_dm: bool = False
+) -> Table:
+    """The users register (the first adds ``bots`` computer players) and deal; with
+    ``open_dm`` they opened the bot's private chat before."""
+    for user in users:
+        if open_dm:
+            h.fake.dm_open.add(user.id)
+        await h.command(chat, user, "/start")
+    for _ in range(bots):
+        await h.command(chat, users[0], "/addbot")
+    await h.command(chat, users[0], "/begin")
+    await h.until(lambda: h.table(chat) is not None and h.table(chat).game is not None)
+    await h.settle()
+    table = h.table(chat)
+    assert table is not None
+    return table
+
+
 async def public_labels(service: RoomService) -> set[str]:
     """Every card label the table could see: cards played, turned up, returned."""
     labels: set[str] = set()
