@@ -12,7 +12,16 @@ import random
 from pathlib import Path
 
 from tgfake import User
-from tgkit import Harness, aio, calls_per_window, start_game, story, told
+from tgkit import (
+    Harness,
+    aio,
+    calls_per_window,
+    engine_counts,
+    shown_counts,
+    start_game,
+    story,
+    told,
+)
 
 from una.engine import Action, Card, Color, Kind, Phase
 from una.server import protocol as p
@@ -100,33 +109,43 @@ def give(table: Table, seat: int, codes: str) -> None:
 
 @aio
 async def test_every_event_is_told_once_in_order_over_whole_games(tmp_path: Path) -> None:
-    # The property over random Telegram games: the group's story is the engine's, every
-    # announced number (cards drawn, points, hand counts at the end) the engine's.
+    # The property over random Telegram games: the group's story is the engine's events,
+    # once each, in order; every hand size any message showed is one the game went through;
+    # the last message's points and scores are the engine's.
     switches = [
         {"finish": "to_the_last"},
         {"seven_zero": True, "jump_in": True},
         {"uno_call": "auto", "stack_draw_two": False},
+        {"finish": "to_the_last", "seven_zero": True},
+        {"jump_in": True},
         {},
     ]
     rng = random.Random(21)
     for index, rules in enumerate(switches):
         async with Harness(tmp_path / str(index), rules={"target": 1, **rules}) as h:
-            table = await start_game(h, GROUP, [ANN, BOB], bots=rng.choice([1, 2]), open_dm=True)
+            bots = rng.choice([1, 2])
+            table = await start_game(h, GROUP, [ANN, BOB], bots=bots, open_dm=True)
             game = table.game
-            assert game is not None
-            names = h.una._names(table)
+            assert game is not None and table.game_id is not None
+            names, game_id = h.una._names(table), table.game_id
             await h.play(GROUP, {ANN.id: ANN, BOB.id: BOB}, seed=rng.randrange(1000))
-            final_counts = [len(hand) for hand in game.hands]
+            final_counts = tuple(len(hand) for hand in game.hands)
             points = list(game.hand_result.points) if game.hand_result else []
+            scores = list(game.scores)
             read, expected = await finished_story(h, table)
             assert read == expected
-            last = [m.text for m in h.fake.chat_messages(GROUP) if m.text.startswith("<b>🃏 ")][-1]
-            counts = " · ".join(f"{n} {c}" for n, c in zip(names, final_counts, strict=True))
-            assert all(f"{n} {c}" in last for n, c in zip(names, final_counts, strict=True)), (
-                counts,
-                last,
-            )
+            states = await engine_counts(h.service, game_id)
+            boards = [m for m in h.fake.chat_messages(GROUP) if m.text.startswith("<b>🃏 ")]
+            shown_all = [shown_counts(text, names) for m in boards for text in m.history]
+            assert len([c for c in shown_all if c is not None]) >= len(boards)
+            assert all(c is None or c in states for c in shown_all)
+            last = boards[-1].text
+            assert shown_counts(last, names) == final_counts
             assert all(f"{p:+d}" in read for p in points)
+            score_line = next(x for x in last.split("\n") if x.startswith("Очки: "))
+            assert score_line == "Очки: " + " · ".join(
+                f"{n} {s}" for n, s in zip(names, scores, strict=True)
+            )
 
 
 @aio
