@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import Bot
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import (
     ChosenInlineResult,
     InlineKeyboardButton,
@@ -499,9 +500,7 @@ class TelegramUna:
             table = self._playing(rt)
             if table is None:
                 return t(lang, "no_game")
-            client = rt.clients.get(user.tg_id)
-            seated = client is not None and table.engine_seat(client.player_id) is not None
-            if not (seated or admin):
+            if not (self.seated(rt, user.tg_id) or admin):
                 return t(lang, "stop_refused")
             game = table.game
             assert game is not None
@@ -521,7 +520,7 @@ class TelegramUna:
             await board.idle()
             board.close()
             # No «Your turn» and no buttons left under a game that is over.
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(TelegramAPIError):
                 await board.bucket.take()
                 await board.show(Render(over, None))
         rt.dms.clear()
@@ -684,8 +683,8 @@ class TelegramUna:
             return t(lang, "unknown_button")
         if action.kind is Kind.UNO:
             return await self._uno_button(rt, uid, table, seat)
-        if uid in rt.armed and action.kind is Kind.PLAY and not action.uno:
-            called = Action.play(action.card, action.color, action.targets, uno=True)  # type: ignore[arg-type]
+        if uid in rt.armed and action.card is not None and not action.uno:
+            called = Action.play(action.card, action.color, action.targets, uno=True)
             if table.game.is_legal(seat, called) and len(table.game.hands[seat]) == 2:
                 action = called
         rt.picks.pop(uid, None)
