@@ -17,6 +17,7 @@ server.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hmac
 import logging
 import os
@@ -99,8 +100,11 @@ async def mount(
     secret = secret or os.environ.get("UNA_TELEGRAM_SECRET")
     api_url = api_url or os.environ.get("UNA_TELEGRAM_API_URL")
     bot = make_bot(token, api_url)
-    cards = public_url.rstrip("/") + CARDS if public_url else None
-    una = TelegramUna(bot, service, options or Options(bot_delay=service.bot_delay, card_url=cards))
+    options = options or Options(bot_delay=service.bot_delay)
+    if options.card_url is None and public_url:
+        # This app serves the card faces: the inline results show them.
+        options = dataclasses.replace(options, card_url=public_url.rstrip("/") + CARDS)
+    una = TelegramUna(bot, service, options)
     await una.start()
     hook = TelegramWebhook(bot, una, build_dispatcher(una), secret)
     app.router.routes.append(Route(path, hook.endpoint, methods=["POST"]))
