@@ -84,8 +84,10 @@ TEXTS: dict[str, dict[str, str]] = {
             "/addbot — add a computer player, /delbot — remove one\n"
             "/begin — deal (two or more players)\n/stop — end the game\n"
             "/settings — modes and language\n/rules — the rules\n/score — the scores\n\n"
-            "Press «🃏 My cards» to see your hand privately and play with buttons. "
-            "With one card left, write «uno» in the chat before the next player moves."
+            "Press «🃏 My cards» to see your hand privately and play with buttons, or type "
+            "@ and my name in the group and pick your card there. "
+            "With one card left, write «uno» in the chat (or press «📢 Uno») before the next "
+            "player moves, or the bot gives you 2 cards."
         ),
         "ru": (
             "<b>Una — УНО в этом чате</b>\n"
@@ -93,8 +95,10 @@ TEXTS: dict[str, dict[str, str]] = {
             "/addbot — добавить бота, /delbot — убрать бота\n"
             "/begin — раздать карты (от двух игроков)\n/stop — закончить игру\n"
             "/settings — режимы и язык\n/rules — правила\n/score — очки\n\n"
-            "Нажмите «🃏 Мои карты», чтобы увидеть свои карты и ходить кнопками. "
-            "Когда остаётся одна карта, напишите в чат «уно», пока не походил следующий."
+            "Нажмите «🃏 Мои карты», чтобы увидеть свои карты и ходить кнопками, или "
+            "наберите в группе @ и моё имя и выберите карту прямо там. "
+            "Когда остаётся одна карта, напишите в чат «уно» (или нажмите «📢 Уно»), пока "
+            "не походил следующий, иначе бот даст вам 2 карты."
         ),
     },
     "rules": {
@@ -104,7 +108,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "🔄 reverses, +2 makes the next player draw 2 (answer it with your own +2), 🌈 names "
             "a color, 🌈 +4 also makes the next player draw 4 — only allowed without a card of "
             "the current color: press «🤥 Bluff!» to check (guilty: she draws 4; honest: you "
-            "draw 6).\nScore: the points you discarded minus the points left in your hand "
+            "draw 6).\n«Uno»: down to one card, say it before the next player moves, or the "
+            "bot gives you 2 cards.\nScore: the points you discarded minus the points left in your hand "
             "(numbers face value, 🚫 🔄 +2 — 10, 🌈 — 20).\n<b>Now</b>: {modes}"
         ),
         "ru": (
@@ -113,8 +118,9 @@ TEXTS: dict[str, dict[str, str]] = {
             "🔄 — смена направления, +2 — следующий берёт две (можно спастись своей +2), 🌈 — "
             "смена цвета, 🌈 +4 — следующий берёт четыре; кладётся, только если нет карты "
             "текущего цвета: нажмите «🤥 Блеф!», чтобы проверить (блеф — он берёт 4, честно — "
-            "вы берёте 6).\nОчки: сумма скинутых карт минус сумма карт на руках (0-9 по "
-            "номиналу, 🚫 🔄 +2 — 10, 🌈 — 20).\n<b>Сейчас</b>: {modes}"
+            "вы берёте 6).\n«Уно»: когда осталась одна карта, скажите его, пока не походил "
+            "следующий, иначе бот даст 2 карты.\nОчки: сумма скинутых карт минус сумма карт "
+            "на руках (0-9 по номиналу, 🚫 🔄 +2 — 10, 🌈 — 20).\n<b>Сейчас</b>: {modes}"
         ),
     },
     "registered": {"en": "{name} is in the game ({count} registered).",
