@@ -109,8 +109,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "a color, 🌈 +4 also makes the next player draw 4 — only allowed without a card of "
             "the current color: press «🤥 Bluff!» to check (guilty: she draws 4; honest: you "
             "draw 6).\n«Uno»: down to one card, say it before the next player moves, or the "
-            "bot gives you 2 cards.\nScore: the points you discarded minus the points left in your hand "
-            "(numbers face value, 🚫 🔄 +2 — 10, 🌈 — 20).\n<b>Now</b>: {modes}"
+            "bot gives you 2 cards.\nScore: the points you discarded minus the points left in "
+            "your hand (numbers face value, 🚫 🔄 +2 — 10, 🌈 — 20).\n<b>Now</b>: {modes}"
         ),
         "ru": (
             "<b>Правила</b>\nКладите карту того же цвета или значения, или джокер. Нечем "
