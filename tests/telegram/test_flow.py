@@ -518,3 +518,13 @@ async def test_the_uno_button_goes_with_the_next_card(tmp_path: Path) -> None:
         assert game.called_uno[seat] and not game.catchable(seat)
         await h.settle()
         assert any("УНО!" in text for text in h.fake.texts(GROUP))
+
+
+@aio
+async def test_a_reply_refused_for_flood_goes_out_later(tmp_path: Path) -> None:
+    async with Harness(tmp_path) as h:
+        await h.command(GROUP, ANN, "/start")
+        h.fake.flood[("sendMessage", GROUP)] = 1
+        await h.command(GROUP, ANN, "/score")
+        await h.until(lambda: "Очков пока нет" in h.fake.latest(GROUP).text)  # type: ignore[union-attr]
+        assert ("sendMessage", "Too Many Requests") in h.fake.refused

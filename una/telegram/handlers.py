@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 
 from aiogram import Bot, Dispatcher, F, Router
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import TelegramAPIError, TelegramRetryAfter
 from aiogram.filters import Command, CommandObject
 from aiogram.types import (
     CallbackQuery,
@@ -49,9 +50,16 @@ def build_router(una: TelegramUna) -> Router:
         return rt, user
 
     async def say(rt: ChatRuntime, text: str | None, bot: Bot) -> None:
-        if text:
+        if not text:
+            return
+        for _ in range(3):
             await rt.bucket.take()
-            await bot.send_message(rt.state.chat_id, text)
+            try:
+                await bot.send_message(rt.state.chat_id, text)
+                return
+            except TelegramRetryAfter as error:
+                # Flood control: the reply waits and goes out, it is not lost.
+                await asyncio.sleep(error.retry_after)
 
     @router.message(Command("start"), GROUP)
     async def start(message: Message, bot: Bot) -> None:
