@@ -17,7 +17,6 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
 from una.engine import Game, Record
-from una.telegram.store import metadata as telegram_metadata
 from una.server.storage import (
     AppendRefused,
     Storage,
@@ -28,6 +27,7 @@ from una.server.storage import (
     check_service_free,
     metadata,
 )
+from una.telegram.store import metadata as telegram_metadata
 
 P = ParamSpec("P")
 
