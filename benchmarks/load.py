@@ -1062,6 +1062,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--samples", metavar="FILE", help="write every act's send time and latency (CSV)"
     )
+    parser.add_argument("--logs", metavar="DIR", help="keep the servers' logs in DIR")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.tables < 1 or not 2 <= args.clients <= 10 or args.seconds <= 0 or args.procs < 1:
@@ -1129,6 +1130,10 @@ def main(argv: list[str] | None = None) -> int:
             codes = [server.stop() for server in servers]
             if db is not None:
                 drop_schema(db, schema)
+        if args.logs:
+            Path(args.logs).mkdir(parents=True, exist_ok=True)
+            for server in servers:
+                shutil.copy(server.log_path, Path(args.logs) / server.log_path.name)
         code = codes[0]
         result["server"]["exit_code"] = code
         problems = [line for server in servers for line in server.log_errors()]

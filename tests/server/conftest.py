@@ -54,11 +54,13 @@ def storage_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'una.db'}"
         return
-    problem = _postgres_reachable()
-    if problem is not None:
-        if _in_ci():
-            pytest.fail(f"{problem} (CI is set: the PostgreSQL tests must run)")
-        pytest.skip(problem)
+    yield from _postgres_schema()
+
+
+def _postgres_schema() -> Iterator[str]:
+    """The PostgreSQL URL with a new schema, dropped afterwards (skipped, or failed under CI,
+    without a reachable PostgreSQL)."""
+    _need(_postgres_reachable())
     schema = f"una_test_{uuid.uuid4().hex[:12]}"
     separator = "&" if "?" in POSTGRES_URL else "?"
     try:
@@ -73,20 +75,14 @@ REDIS_URL = os.environ.get("UNA_TEST_REDIS", "redis://127.0.0.1:6379/0")
 def _need(problem: str | None) -> None:
     if problem is not None:
         if _in_ci():
-            pytest.fail(f"{problem} (CI is set: these tests must run)")
+            pytest.fail(f"{problem} (CI is set: the PostgreSQL and Redis tests must run)")
         pytest.skip(problem)
 
 
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A PostgreSQL URL with a fresh schema of its own (dropped afterwards)."""
-    _need(_postgres_reachable())
-    schema = f"una_test_{uuid.uuid4().hex[:12]}"
-    separator = "&" if "?" in POSTGRES_URL else "?"
-    try:
-        yield f"{POSTGRES_URL}{separator}schema={schema}"
-    finally:
-        asyncio.run(_execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    yield from _postgres_schema()
 
 
 @pytest.fixture

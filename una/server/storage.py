@@ -372,16 +372,21 @@ def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
 
 
 def create_engine(
-    url: str, *, schema: str | None = None, connect_args: Mapping[str, Any] | None = None
+    url: str,
+    *,
+    schema: str | None = None,
+    connect_args: Mapping[str, Any] | None = None,
+    **pool: Any,
 ) -> AsyncEngine:
     """The async engine :class:`Storage` uses for ``url`` (also used by ``migrations/env.py``).
 
     SQLite: creates the file's directory, turns on WAL and foreign keys for each connection.
     PostgreSQL: ``schema`` (or the URL's ``?schema=``) becomes the ``search_path``.
+    ``pool`` options (``pool_size=``...) go to SQLAlchemy.
     """
     parsed = _parse_url(url)
     args = dict(connect_args or {})
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = dict(pool)
     if parsed.get_backend_name() == "sqlite":
         if schema is not None:
             raise StorageError("schema= is for PostgreSQL only")
@@ -548,6 +553,7 @@ class Storage:
             self._write_loop(), name="una-storage-writer"
         )
         self._service_lock: AsyncConnection | int | None = None
+        self._lease_engine: AsyncEngine | None = None
         self.batches = 0
         """How many append transactions the writer committed (for tests and statistics)."""
 
@@ -583,6 +589,8 @@ class Storage:
             return
         self._closed = True
         await self.unlock_service()
+        if self._lease_engine is not None:
+            await self._lease_engine.dispose()
         if not self._writer.done():
             self._queue.put_nowait(None)
             await asyncio.wait([self._writer])
@@ -806,6 +814,13 @@ class Storage:
 
     # ------------------------------------------------------------------ ownership
 
+    def _leases(self) -> AsyncEngine:
+        """The engine of the lease statements: a connection of their own, so that a heartbeat
+        never waits behind the service's queries for the pool (and lets its leases run out)."""
+        if self._lease_engine is None:
+            self._lease_engine = create_engine(self._url, pool_size=1, max_overflow=1)
+        return self._lease_engine
+
     def _clock(self) -> Any:
         """The database's now (PostgreSQL: its clock, the same for every node)."""
         return sa.func.now() if self.dialect == "postgresql" else _now()
@@ -837,7 +852,7 @@ class Storage:
             .values(owner=_text(owner, "owner"), lease_until=self._lease_end(lease))
             .returning(tables.c.code)
         )
-        async with self._engine.begin() as conn:
+        async with self._leases().begin() as conn:
             return list((await conn.execute(query)).scalars())
 
     async def renew_leases(self, owner: str, lease: float) -> set[str]:
@@ -849,7 +864,7 @@ class Storage:
             .values(lease_until=self._lease_end(lease))
             .returning(tables.c.code)
         )
-        async with self._engine.begin() as conn:
+        async with self._leases().begin() as conn:
             return set((await conn.execute(query)).scalars())
 
     async def release_leases(self, owner: str, codes: list[str] | None = None) -> None:
@@ -859,7 +874,7 @@ class Storage:
         query = tables.update().where(tables.c.owner == owner)
         if codes is not None:
             query = query.where(tables.c.code.in_(codes))
-        async with self._engine.begin() as conn:
+        async with self._leases().begin() as conn:
             await conn.execute(query.values(owner=None, lease_until=None))
 
     async def table_owner(self, code: str) -> str | None:
