@@ -302,7 +302,7 @@ class Cluster:
         await service._tell_lobby(
             code, entry["summary"], lambda pid: entry["public"] or pid in members, data["new"]
         )
-        if old is None or old["node"] != entry["node"]:
+        if old is not None and old["node"] != entry["node"]:
             await self._moved(code, entry["node"])
 
     async def _moved(self, code: str, owner: str) -> None:
