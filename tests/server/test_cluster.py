@@ -55,8 +55,12 @@ def test_a_second_service_on_one_postgresql_schema_without_redis_is_refused(
         server.stop()
 
 
+def node(db: str, redis: str, **env: str) -> Server:
+    return Server(db, UNA_REDIS=redis, UNA_LEASE=LEASE, **env).start()
+
+
 def nodes(db: str, redis: str, count: int = 2) -> list[Server]:
-    return [Server(db, UNA_REDIS=redis, UNA_LEASE=LEASE).start() for _ in range(count)]
+    return [node(db, redis) for _ in range(count)]
 
 
 def node_id(server: Server) -> str:
@@ -77,7 +81,8 @@ async def table_at(players: list[Player], code: str) -> None:
 def test_two_nodes_a_client_on_each_play_one_table_to_the_end(
     postgres_url: str, redis_url: str
 ) -> None:
-    a, b = nodes(postgres_url, redis_url)
+    # Node B closes its idle tables after a second: it has none; node A's are not its own.
+    a, b = node(postgres_url, redis_url), node(postgres_url, redis_url, UNA_IDLE_CLOSE="1")
 
     async def main() -> None:
         ann = await Player(a, "Ann").connect()
@@ -108,8 +113,11 @@ def test_two_nodes_a_client_on_each_play_one_table_to_the_end(
         await bob.send({"type": "chat", "text": "gg"})
         said = await ann.expect("chat")
         assert said["text"] == "gg" and said["from"] == "Bob"
-        rows = await sql(postgres_url, "SELECT owner FROM tables WHERE code = :code", code=code)
-        assert rows[0][0] == node_id(a)  # the table stayed with its owner
+        await asyncio.sleep(2.5)  # node B's janitor looks twice
+        rows = await sql(postgres_url, "SELECT owner, closed_at FROM tables WHERE code = :code",
+                         code=code)  # fmt: skip
+        assert rows[0][0] == node_id(a)  # the table stayed with its owner, open
+        assert rows[0][1] is None
         # Bob leaves for node B's lobby, which then follows node A's changes.
         await bob.send({"type": "leave"})
         await bob.expect("left")
@@ -192,7 +200,7 @@ def test_sigkill_of_the_owner_mid_game_the_other_node_takes_over_5_rounds(
                 assert state["version"] >= acked, (round_, state["version"], acked)
             rows = await sql(postgres_url, "SELECT owner FROM tables WHERE code = :c", c=code)
             assert rows[0][0] == node_id(survivor), round_
-            servers[dead] = Server(postgres_url, UNA_REDIS=redis_url, UNA_LEASE=LEASE).start()
+            servers[dead] = node(postgres_url, redis_url)
         # The game goes on, on the last owner.
         before = max(player.version for player in players)
         await play_until_over(players, timeout=30, moves=4)

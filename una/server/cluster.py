@@ -167,10 +167,13 @@ class Cluster:
         while True:
             await asyncio.sleep(self.lease / 3)
             try:
-                await self._alive()
                 before = set(service.tables)
                 held = await service.storage.renew_leases(self.node, self.lease)
                 self._renewed = time.monotonic()
+                try:
+                    await self._alive()
+                except Exception as error:  # Redis is down: the leases still hold the tables
+                    log.warning("node %s: cannot tell Redis it is alive: %s", self.node, error)
                 lost = [code for code in before - held if code in service.tables]
                 if lost:
                     log.warning("node %s lost the leases of %s", self.node, ", ".join(lost))
