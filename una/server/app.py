@@ -12,7 +12,7 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,20 +73,32 @@ def create_app(
             await service.shutdown()
             await storage.close()
             raise
-        telegram = None
-        if os.environ.get("UNA_TELEGRAM_TOKEN"):
+        stop_telegram: Callable[[], Awaitable[None]] | None = None
+        if os.environ.get("UNA_TELEGRAM_POLLING") and os.environ.get("UNA_TELEGRAM_TOKEN"):
+            # The Telegram bot polling for updates, on this service's tables.
+            from una.telegram.bridge import Options
+            from una.telegram.runner import PollingBot
+
+            poller = PollingBot(
+                os.environ["UNA_TELEGRAM_TOKEN"], url,
+                os.environ.get("UNA_TELEGRAM_API_URL"),
+                Options(bot_delay=service.bot_delay), service=service,
+            )  # fmt: skip
+            await poller.start()
+            stop_telegram = poller.stop
+        elif os.environ.get("UNA_TELEGRAM_TOKEN"):
             # The Telegram bot in webhook mode, on the same tables (see docs/telegram.md).
             from una.telegram.webhook import mount
 
-            telegram = await mount(app, service, os.environ["UNA_TELEGRAM_TOKEN"])
+            stop_telegram = (await mount(app, service, os.environ["UNA_TELEGRAM_TOKEN"])).close
         app.state.storage = storage
         app.state.service = service
         log.info("una serve: %d tables restored from %s", len(service.tables), storage.dialect)
         try:
             yield
         finally:
-            if telegram is not None:
-                await telegram.close()
+            if stop_telegram is not None:
+                await stop_telegram()
             await service.shutdown()
             await storage.close()
 

@@ -1274,7 +1274,8 @@ def _lock_file(path: Path) -> int:
         database = str(path.resolve())[: -len(".lock")]
         raise StorageBusy(
             f"another Una service (pid {holder}) uses {database}: one process per SQLite file "
-            "(stop it, or set UNA_TELEGRAM_TOKEN on una serve to run Telegram inside it)"
+            "(stop it; to run Telegram inside una serve, give it UNA_TELEGRAM_TOKEN and "
+            "UNA_TELEGRAM_POLLING=1)"
         ) from None
     os.ftruncate(fd, 0)
     os.pwrite(fd, str(os.getpid()).encode(), 0)

@@ -56,7 +56,11 @@ async def set_commands(bot: Bot) -> None:
 
 
 class PollingBot:
-    """A storage, a room service restored from it, the adapter and the polling dispatcher."""
+    """A storage, a room service restored from it, the adapter and the polling dispatcher.
+
+    With ``service`` (``una serve`` with ``UNA_TELEGRAM_POLLING``), it polls for the server's
+    own room service instead: no storage or service of its own, so nothing is restored twice.
+    """
 
     def __init__(
         self,
@@ -65,23 +69,27 @@ class PollingBot:
         api_url: str | None = None,
         options: Options | None = None,
         polling_timeout: int = 30,
+        service: RoomService | None = None,
     ) -> None:
         self.token = token
+        self.owns_service = service is None
         self.db_url = db_url
         self.api_url = api_url
         self.options = options or Options()
         self.polling_timeout = polling_timeout
         self.storage: Storage | None = None
-        self.service: RoomService | None = None
+        self.service: RoomService | None = service
         self.una: TelegramUna | None = None
         self.dispatcher: Dispatcher | None = None
         self.bot: Bot | None = None
         self.task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        self.storage = await Storage.open(self.db_url)
-        self.service = RoomService(self.storage, bot_delay=self.options.bot_delay)
-        await self.service.restore()
+        if self.owns_service:
+            self.storage = await Storage.open(self.db_url)
+            self.service = RoomService(self.storage, bot_delay=self.options.bot_delay)
+            await self.service.restore()
+        assert self.service is not None
         self.bot = make_bot(self.token, self.api_url)
         self.una = TelegramUna(self.bot, self.service, self.options)
         await self.una.start()
@@ -103,7 +111,7 @@ class PollingBot:
                 await self.task
         if self.una is not None:
             await self.una.close()
-        if self.service is not None:
+        if self.service is not None and self.owns_service:
             await self.service.shutdown()
         if self.bot is not None:
             await self.bot.session.close()
