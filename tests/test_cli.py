@@ -340,3 +340,17 @@ def test_rules_unknown_preset_exits_2() -> None:
     line = one_error_line(result)
     assert "nosuch" in line
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--redis", "localhost:6379"], "--redis: a redis://HOST:PORT URL, not 'localhost:6379'"),
+        (["--redis", "redis://127.0.0.1:6379/0", "--db", "sqlite:///una.db"],
+         "--redis: the nodes share a PostgreSQL database"),
+    ],
+)  # fmt: skip
+def test_serve_refuses_a_bad_cluster_setting(args: list[str], says: str) -> None:
+    done = run("serve", *args)
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith(says) and len(done.stderr.strip().splitlines()) == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -371,6 +372,8 @@ def serve(
         _fail(f"--db: {error}")
     if redis and not redis.startswith(("redis://", "rediss://", "unix://")):
         _fail(f"--redis: a redis://HOST:PORT URL, not {redis!r}")
+    if redis and not async_url(url or os.environ.get("UNA_DB") or "x.db").startswith("postgresql"):
+        _fail("--redis: the nodes share a PostgreSQL database: give --db postgresql://...")
     if not redis:
         try:  # the clear refusal; the service takes the lock for real when it starts
             check_service_free(url or default_db_url())
