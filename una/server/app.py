@@ -28,7 +28,7 @@ from una.engine import PRESETS, SWITCHES, Record, RuleSet
 from una.engine.events import Event
 from una.server import protocol as p
 from una.server.cluster import LEASE, Cluster
-from una.server.rooms import SEND_QUEUE, Client, RoomService
+from una.server.rooms import SEND_QUEUE, Client, Encoded, RoomService
 from una.server.storage import Storage
 
 log = logging.getLogger("una.server")
@@ -243,7 +243,8 @@ async def socket(websocket: WebSocket) -> None:
     service: RoomService = websocket.app.state.service
 
     async def send(message: dict[str, Any]) -> None:
-        await websocket.send_text(json.dumps(message, ensure_ascii=False))
+        text = message.text if isinstance(message, Encoded) else None
+        await websocket.send_text(text or json.dumps(message, ensure_ascii=False))
 
     async def close() -> None:
         await websocket.close(code=1008, reason="too slow: messages piled up")

@@ -9,7 +9,8 @@ is a relay for its own sockets:
   (``<prefix>:node:<node>``); the owner handles it for a *proxy* :class:`Client` of that
   socket, exactly as it handles its own clients' messages;
 - what the owner sends a proxy is batched per node and published on the socket's node's
-  channel, which hands it to the socket's send queue;
+  channel, which hands it to the socket's send queue (a state as the owner encoded it: the
+  socket's node neither decodes nor re-encodes it);
 - the lobby: each owner keeps its tables' summaries in the hash ``<prefix>:lobby`` and
   publishes each change on the channel of the same name; every node mirrors them, so its
   lobby lists the tables of every node.
@@ -38,12 +39,11 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import make_url
 
 from una.server import protocol as p
+from una.server.rooms import Client, Encoded, RoomService, Table
 from una.server.storage import StorageError
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
-
-    from una.server.rooms import Client, RoomService, Table
 
 log = logging.getLogger("una.server.cluster")
 
@@ -55,6 +55,8 @@ LEASE = 10.0
 AT_TABLE = (p.Sit, p.Stand, p.Leave, p.Kick, p.Start, p.Act, p.Chat, p.Auto)
 #: Client messages that take the client to a table (named in the message).
 TO_TABLE = (p.Join, p.Watch, p.Resume)
+#: How an encoded state message begins (the room service puts ``type`` first).
+_STATE = '{"type": "state"'
 
 
 def _encode(message: p.Message) -> dict[str, Any]:
@@ -325,12 +327,16 @@ class Cluster:
 
     async def _listen(self, pubsub: Any) -> None:
         lobby = f"{self.prefix}:lobby".encode()
+        sends = b"S "
         while True:
             try:
                 async for item in pubsub.listen():
                     if item.get("type") != "message":
                         continue
                     try:
+                        if item["data"].startswith(sends):
+                            await self._deliver(item["data"].decode())
+                            continue
                         data = json.loads(item["data"])
                         if item["channel"] == lobby:
                             await self._lobby_news(data)
@@ -344,26 +350,36 @@ class Cluster:
                 log.warning("node %s: Redis subscription lost (%s); retrying", self.node, error)
                 await asyncio.sleep(1.0)
 
+    async def _deliver(self, payload: str) -> None:
+        """What an owner sent our sockets: ``S <node>`` and a line per message,
+        ``<connection>\t<its JSON>``. A state goes to the socket as the owner encoded it;
+        the rarer messages are read, for what they say about where the socket is."""
+        head, _, body = payload.partition("\n")
+        owner = head[2:]
+        for line in body.split("\n"):
+            conn, _, text = line.partition("\t")
+            client = self.sockets.get(conn)
+            if client is None or client.dropped:
+                continue
+            if text.startswith(_STATE) and client.queue_size:  # a socket (not in-process)
+                await client.send(Encoded({"type": "state"}, text))
+                continue
+            message = json.loads(text)
+            kind = message.get("type")
+            if kind == "joined":
+                client.elsewhere = (message["table"], owner)
+            elif kind in ("left", "kicked"):
+                # Away from that table: its owner forgets the proxy, the lobby is ours.
+                await self.detach(client)
+            elif kind == "error" and message.get("about") in ("join", "watch", "resume"):
+                client.elsewhere = None
+            elif kind == "lobby" and client.elsewhere is None and client.table is None:
+                assert self.service is not None
+                self.service.watch_lobby(client, message)
+            await client.send(message)
+
     async def _envelope(self, data: dict[str, Any]) -> None:
         kind = data["k"]
-        if kind == "send":
-            for conn, message in data["to"]:
-                client = self.sockets.get(conn)
-                if client is None or client.dropped:
-                    continue
-                kind = message.get("type")
-                if kind == "joined":
-                    client.elsewhere = (message["table"], data["from"])
-                elif kind in ("left", "kicked"):
-                    # Away from that table: its owner forgets the proxy, the lobby is ours.
-                    await self.detach(client)
-                elif kind == "error" and message.get("about") in ("join", "watch", "resume"):
-                    client.elsewhere = None
-                elif kind == "lobby" and client.elsewhere is None and client.table is None:
-                    assert self.service is not None
-                    self.service.watch_lobby(client, message)
-                await client.send(message)
-            return
         self._inbox((data["from"], data["conn"])).put_nowait((kind, data))
 
     def _inbox(self, key: tuple[str, str]) -> asyncio.Queue[tuple[str, Any]]:
@@ -375,8 +391,6 @@ class Cluster:
         return inbox
 
     async def _serve_proxy(self, key: tuple[str, str], inbox: asyncio.Queue[Any]) -> None:
-        from una.server.rooms import Client
-
         service = self.service
         assert service is not None
         node, conn = key
@@ -419,18 +433,19 @@ class Cluster:
         if not out or self.redis is None:
             return
         pipe = self.redis.pipeline(transaction=False)
-        sends: dict[str, list[Any]] = {}
+        sends: dict[str, list[str]] = {}
 
         def flush_sends() -> None:
-            for node, batch in sends.items():
-                envelope = {"k": "send", "from": self.node, "to": batch}
-                pipe.publish(self._channel(node), json.dumps(envelope))
+            for node, lines in sends.items():
+                pipe.publish(self._channel(node), f"S {self.node}\n" + "\n".join(lines))
             sends.clear()
 
         for kind, body in out:
             if kind == "send":
                 node, conn, message = body
-                sends.setdefault(node, []).append([conn, message])
+                # JSON escapes every newline and tab inside it: one line per message.
+                text = json.dumps(message, ensure_ascii=False)
+                sends.setdefault(node, []).append(f"{conn}\t{text}")
                 continue
             flush_sends()  # keep the order of sends and the rest
             if kind == "node":

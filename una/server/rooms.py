@@ -70,6 +70,15 @@ def _spawn(work: Awaitable[None]) -> None:
     task.add_done_callback(_background.discard)
 
 
+class Encoded(dict[str, Any]):
+    """A message already encoded as JSON ``text`` (by the table's owner, on another node):
+    a socket sends the text as it is; the dict holds only its ``type``."""
+
+    def __init__(self, fields: dict[str, Any], text: str) -> None:
+        super().__init__(fields)
+        self.text = text
+
+
 class RoomError(Exception):
     """A request the room service refuses; ``code`` is machine-readable."""
 
