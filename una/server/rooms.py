@@ -24,12 +24,16 @@ from una.bots.registry import UnknownBot
 from una.engine import Action, Game, InvalidCode, Record, RuleSet, UnaError
 from una.engine.events import Event
 from una.server import protocol as p
-from una.server.icons import IconError, from_base64, make_icon
+from una.server.icons import IconError, from_base64, make_icon_in_worker
+from una.server.names import looks_alike
 from una.server.storage import Storage
 
 log = logging.getLogger("una.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+#: Public codes are read off the lobby; private ones are the only key to their table:
+#: 10 of 32 symbols is 50 bits, and misses are rate-limited (the ``miss`` budget).
+CODE_LENGTH = {True: 5, False: 10}
 MAX_TIMEOUTS = 3
 MAX_SETTINGS = 4096
 HISTORY = 256
@@ -51,8 +55,8 @@ class Client:
     player_id: int = 0
     name: str = ""
     table: str | None = None
-    actions: p.RateLimit = field(default_factory=lambda: p.RateLimit(rate=10, burst=20))
-    chats: p.RateLimit = field(default_factory=lambda: p.RateLimit(rate=1, burst=8))
+    #: the peer's network address (rate limits per address), when the server knows it
+    address: str | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
         try:
@@ -234,7 +238,9 @@ class RoomService:
         self.tables: dict[str, Table] = {}
         self.clients: set[Client] = set()
         self.names: dict[int, str] = {}
-        self.icons: dict[int, bool] = {}
+        #: each player's icon key (its unguessable URL), or None for no icon
+        self.icons: dict[int, str | None] = {}
+        self.limiter = p.Limiter()
         self._janitor: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ lifecycle
@@ -276,6 +282,7 @@ class RoomService:
 
     async def disconnect(self, client: Client) -> None:
         self.clients.discard(client)
+        self.limiter.forget(client)
         table = self.tables.get(client.table or "")
         if table is not None:
             if not self.connected(table):
@@ -287,6 +294,7 @@ class RoomService:
     async def handle(self, client: Client, message: p.Message) -> None:
         """Handle one message; a refusal becomes an error message and changes nothing."""
         try:
+            self._spend(client, message.type)
             await self._dispatch(client, message)
         except (RoomError, p.ProtocolError) as error:
             code = getattr(error, "code", "refused")
@@ -304,6 +312,20 @@ class RoomService:
                     "message": "the server failed to do that; nothing was changed",
                     "about": message.type,
                 }
+            )
+
+    def _spend(self, client: Client, kind: str, take: bool = True) -> None:
+        """Take a token of ``kind``'s budget (protocol.BUDGETS), or refuse the request."""
+        allowed = self.limiter.allow(
+            kind, time.monotonic(), client=client, player=client.player_id or None,
+            address=client.address, take=take,
+        )  # fmt: skip
+        if not allowed:
+            budget = self.limiter.budgets[kind]
+            what = {"miss": "table codes that name no open table",
+                    "icon": "icon changes"}.get(kind, f"{kind} messages")  # fmt: skip
+            raise RoomError(
+                f"too many {what}: slow down (at most {budget.describe()})", "rate_limited"
             )
 
     async def _dispatch(self, client: Client, m: p.Message) -> None:
@@ -366,12 +388,12 @@ class RoomService:
             row, token = await self.storage.create_player(p.clean_name(m.name))
         client.player_id, client.name = row.id, row.name
         self.names[row.id] = row.name
-        self.icons[row.id] = row.icon is not None
+        self.icons[row.id] = row.icon_key
         self.clients.add(client)
         seated = [t.code for t in self.tables.values() if row.id in t.humans()]
         welcome: dict[str, Any] = {
             "type": "welcome",
-            "player": {"id": row.id, "name": row.name, "icon": row.icon is not None},
+            "player": {"id": row.id, "name": row.name, "icon": row.icon_key},
             "settings": row.settings,
             "tables": seated,
             "epoch": self.epoch,
@@ -381,13 +403,17 @@ class RoomService:
         await client.send(welcome)
 
     async def set_icon(self, client: Client, image: str) -> None:
+        self._spend(client, "icon", take=False)
         try:
-            icon = make_icon(from_base64(image))
+            data = from_base64(image)
+            self._spend(client, "icon")
+            icon = await make_icon_in_worker(data)
         except IconError as error:
             raise RoomError(str(error), "bad_icon") from None
         await self.storage.update_player(client.player_id, icon=icon)
-        self.icons[client.player_id] = True
-        await client.send({"type": "icon", "icon": True})
+        row = await self.storage.player(client.player_id)
+        self.icons[client.player_id] = row.icon_key if row is not None else None
+        await client.send({"type": "icon", "icon": self.icons[client.player_id]})
         await self._refresh_table_of(client)
 
     async def save_settings(self, client: Client, settings: dict[str, Any]) -> None:
@@ -397,9 +423,13 @@ class RoomService:
         await client.send({"type": "settings", "settings": settings})
 
     async def reset_icon(self, client: Client) -> None:
+        if self.icons.get(client.player_id) is None:  # nothing to reset: nothing to tell
+            await client.send({"type": "icon", "icon": None})
+            return
+        self._spend(client, "icon")
         await self.storage.update_player(client.player_id, icon=None)
-        self.icons[client.player_id] = False
-        await client.send({"type": "icon", "icon": False})
+        self.icons[client.player_id] = None
+        await client.send({"type": "icon", "icon": None})
         await self._refresh_table_of(client)
 
     async def _refresh_table_of(self, client: Client) -> None:
@@ -442,7 +472,7 @@ class RoomService:
             raise RoomError("timer: from 1 to 600 seconds, or null for none", "bad_timer")
         name = p.clean_name(m.name) if m.name else ""
         await self._leave_current(client)
-        code = self._new_code()
+        code = self._new_code(CODE_LENGTH[m.public])
         timer = m.timer if m.timer is not None else (self.public_timer if m.public else None)
         table = Table(code, client.player_id, rules, m.seats, m.bot, timer, m.public, name)
         table.seats = [None] * m.seats
@@ -455,9 +485,9 @@ class RoomService:
         await client.send({"type": "joined", "table": code, "seat": 0})
         await self._changed(table)
 
-    def _new_code(self) -> str:
+    def _new_code(self, length: int) -> str:
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
             if code not in self.tables:
                 return code
 
@@ -467,13 +497,38 @@ class RoomService:
             raise RoomError(f"no open table {code!r}", "no_table")
         return table
 
+    def _find(self, client: Client, code: str) -> Table:
+        """The table a join, watch or resume names; a miss spends the ``miss`` budget, and
+        once it is spent no code is looked up (guessing private codes)."""
+        self._spend(client, "miss", take=False)
+        try:
+            return self._table(code)
+        except RoomError:
+            self._spend(client, "miss")
+            raise
+
+    def _check_look(self, table: Table, client: Client) -> None:
+        """Refuse a newcomer whose name looks like that of someone at the table."""
+        if table.seat_of(client.player_id) is not None or client.player_id in table.spectators:
+            return
+        others = [s.name for s in table.seats if s is not None and s.player_id != client.player_id]
+        others += [self.names.get(pid, "") for pid in table.spectators]
+        for other in others:
+            if looks_alike(client.name, other):
+                raise RoomError(
+                    f"someone called {other!r} is at this table, and {client.name!r} looks "
+                    "the same: come back under another name",
+                    "look_alike",
+                )
+
     def _my_table(self, client: Client) -> Table:
         if client.table is None:
             raise RoomError("you are not at a table (join one first)", "no_table")
         return self._table(client.table)
 
     async def join(self, client: Client, code: str, watch: bool) -> None:
-        table = self._table(code)
+        table = self._find(client, code)
+        self._check_look(table, client)
         if client.table != table.code:
             await self._leave_current(client)
         client.table = table.code
@@ -491,7 +546,8 @@ class RoomService:
     async def resume(self, client: Client, m: p.Resume) -> None:
         """After a reconnect: the fresh state, and the events missed since ``version`` when
         this server still holds them (same epoch)."""
-        table = self._table(m.table)
+        table = self._find(client, m.table)
+        self._check_look(table, client)
         if client.table != table.code:
             await self._leave_current(client)
             client.table = table.code
@@ -625,15 +681,20 @@ class RoomService:
         low, _ = table.rules.players
         if len(taken) < max(2, low):
             raise RoomError(f"at least {max(2, low)} players are needed to start", "too_few")
-        seed = table.rng.randrange(2**63)
+        # From secrets, not the table's Mersenne Twister: finished records publish their
+        # seeds, and enough of a Twister's outputs predict the rest.
+        seed = secrets.randbits(63)
         names = [table.seats[i].name for i in taken]  # type: ignore[union-attr]
-        dealer = table.rng.randrange(len(taken)) if scores is None else self._next_dealer(table)
+        dealer = secrets.randbelow(len(taken)) if scores is None else self._next_dealer(table)
         game = Game(table.rules, names, seed=seed, dealer=dealer, scores=scores)
         header = game.to_record().to_json()
         header.pop("actions")
         if table.game_id is not None and table.game is not None and not table.game.match_over:
             await self.storage.finish_game(table.game_id, {"ended": "by vote"})
-        table.game_id = await self.storage.start_game(table.code, header)
+        table.game_id = await self.storage.start_game(
+            table.code, header, private=not table.public,
+            player_ids=[table.seats[i].player_id for i in taken],  # type: ignore[union-attr]
+        )  # fmt: skip
         table.game = game
         table.game_seats = taken
         table.votes.clear()
@@ -652,8 +713,6 @@ class RoomService:
 
     async def act(self, client: Client, code: str, version: int) -> None:
         table = self._my_table(client)
-        if not client.actions.allow(time.monotonic()):
-            raise RoomError("too many actions: slow down", "rate_limited")
         async with table.lock:
             game = table.game
             if game is None:
@@ -667,7 +726,7 @@ class RoomService:
                     "stale",
                 )
             try:
-                action = Action.parse(code)
+                action = Action.parse(code, seats=game.n)
             except InvalidCode as error:
                 raise RoomError(str(error), "bad_action") from None
             reason = game.why_illegal(seat, action)
@@ -826,8 +885,6 @@ class RoomService:
         from una.server.verbs import run_chat
 
         table = self._my_table(client)
-        if not client.chats.allow(time.monotonic()):
-            raise RoomError("too many messages: slow down", "rate_limited")
         await run_chat(self, table, client, p.clean_chat(text))
 
     async def say(self, table: Table, client: Client, text: str) -> None:
@@ -898,7 +955,7 @@ class RoomService:
                     "bot": info.bot,
                     "auto": info.auto,
                     "player_id": info.player_id,
-                    "icon": bool(info.player_id and self.icons.get(info.player_id)),
+                    "icon": self.icons.get(info.player_id) if info.player_id else None,
                     "connected": info.bot is not None or info.player_id in connected,
                     "game_seat": table.game_seats.index(index)
                     if game is not None and index in table.game_seats
