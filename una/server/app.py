@@ -7,6 +7,7 @@ Configuration comes from the environment (``UNA_DB``, ``UNA_BOT_DELAY``, ``UNA_I
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -280,6 +281,9 @@ async def socket(websocket: WebSocket) -> None:
                 await send({"type": "error", "code": "bad_message",
                             "message": "frames must be JSON text, not binary"})  # fmt: skip
                 continue
+            # One frame at a time, then the other clients' turn: a socket with a backlog of
+            # frames (a flood) would otherwise be served without a pause while they wait.
+            await asyncio.sleep(0)
             try:
                 message = p.parse(frame)
             except p.ProtocolError as error:
