@@ -10,7 +10,6 @@ import io
 import json
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,18 +21,11 @@ from una.server.protocol import BUDGETS
 
 ABUSE = Path(__file__).resolve().parents[2] / "benchmarks" / "abuse.py"
 sys.path.insert(0, str(ABUSE.parent))
-from abuse import big_icon  # noqa: E402  (the attack list's own icon: one source)
+import test_server  # noqa: E402
+from abuse import BUDGETED, big_icon  # noqa: E402  (the attack list's: one source)
 
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(f"sqlite:///{tmp_path / 'una.db'}").start()
-    yield running
-    running.stop()
-
-
-def run(coro: Any) -> Any:
-    return asyncio.run(coro)
+run = test_server.run
+server = test_server.server  # the fixture: a fresh `una serve` per test
 
 
 def rss_kib(pid: int) -> int:
@@ -184,17 +176,7 @@ def test_icon_changes_are_rate_limited_per_player(server: Server) -> None:
 
 @pytest.mark.parametrize(
     "message",
-    [
-        {"type": "ping"},
-        {"type": "lobby"},
-        {"type": "join", "table": "NOPE1"},
-        {"type": "watch", "table": "NOPE1"},
-        {"type": "resume", "table": "NOPE1", "version": 0},
-        {"type": "settings", "settings": {"sound": False}},
-        {"type": "auto", "on": True},
-        {"type": "reset_icon"},
-        {"type": "create", "seats": 2, "public": False},
-    ],
+    BUDGETED,
     ids=lambda m: m["type"],
 )
 def test_every_message_type_has_a_budget(server: Server, message: dict[str, Any]) -> None:
