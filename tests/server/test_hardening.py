@@ -343,3 +343,33 @@ def test_public_records_stay_open(server: Server) -> None:
 
     game_id = run(scenario())
     assert server.get(f"/games/{game_id}.json")[0] == 200
+
+
+@pytest.mark.parametrize("limits", ["1", "0"])
+def test_budgets_per_address_unless_behind_a_proxy(tmp_path: Path, limits: str) -> None:
+    # `create`: 3 at once per connection, 30 per address. Eleven sockets from loopback ask
+    # for 33 tables; with UNA_ADDRESS_LIMITS=0 (behind a proxy) the address counts nothing.
+    running = Server(f"sqlite:///{tmp_path / 'una.db'}", UNA_ADDRESS_LIMITS=limits).start()
+
+    async def scenario() -> int:
+        clients = [await Player(running, f"C{i}").connect() for i in range(11)]
+        marks = [c.mark() for c in clients]
+        for client in clients:
+            for _ in range(3):
+                await client.send({"type": "create", "seats": 2, "public": False})
+        served = 0
+        for client, mark in zip(clients, marks, strict=True):
+            frames = [f for f in await answers(client, mark, 60, timeout=5) if f["type"] != "state"]
+            served += sum(1 for f in frames if f["type"] == "joined")
+        return served
+
+    try:
+        served = run(scenario())
+    finally:
+        running.stop()
+    budget = BUDGETS["create"]
+    per_address = int(budget.burst * budget.address_factor)
+    if limits == "1":  # the address's bucket refills at 2 a second meanwhile
+        assert per_address <= served <= per_address + 2, served
+    else:
+        assert served == 33, served

@@ -2,7 +2,9 @@
 
 The socket handler parses, checks and forwards; the room service decides with the engine.
 Configuration comes from the environment (``UNA_DB``, ``UNA_BOT_DELAY``, ``UNA_IDLE_CLOSE``,
-``UNA_PUBLIC_TIMER``) or from :func:`create_app`'s arguments.
+``UNA_PUBLIC_TIMER``, ``UNA_ADDRESS_LIMITS``) or from :func:`create_app`'s arguments.
+``UNA_ADDRESS_LIMITS=0`` turns the per-address rate budgets off: behind a reverse proxy every
+client has the proxy's address (the per-connection and per-player budgets stay).
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ def create_app(
             telegram = await mount(app, service, os.environ["UNA_TELEGRAM_TOKEN"])
         app.state.storage = storage
         app.state.service = service
+        app.state.address_limits = os.environ.get("UNA_ADDRESS_LIMITS", "1") not in ("0", "off")
         log.info("una serve: %d tables restored from %s", len(service.tables), storage.dialect)
         try:
             yield
@@ -270,7 +273,8 @@ async def socket(websocket: WebSocket) -> None:
     async def send(message: dict[str, Any]) -> None:
         await websocket.send_text(json.dumps(message, ensure_ascii=False))
 
-    client = Client(send, address=websocket.client.host if websocket.client else None)
+    peer = websocket.client.host if websocket.client else None
+    client = Client(send, address=peer if websocket.app.state.address_limits else None)
     try:
         while True:
             received = await websocket.receive()
