@@ -367,6 +367,8 @@ class Limiter:
     def __init__(self, budgets: dict[str, Budget] | None = None) -> None:
         self.budgets = BUDGETS if budgets is None else budgets
         self.buckets: dict[tuple[str, str, object], RateLimit] = {}
+        #: each connection's bucket keys, to drop them when it closes
+        self._of_client: dict[object, list[tuple[str, str, object]]] = {}
 
     def allow(
         self,
@@ -391,6 +393,8 @@ class Limiter:
             if bucket is None:
                 factor = budget.address_factor if scope == "address" else 1.0
                 bucket = self.buckets[key] = RateLimit(budget.rate * factor, budget.burst * factor)
+                if scope == "client":
+                    self._of_client.setdefault(who, []).append(key)
             buckets.append(bucket)
         for bucket in buckets:
             bucket.refill(now)
@@ -406,9 +410,11 @@ class Limiter:
 
     def forget(self, client: object) -> None:
         """Drop a closed connection's buckets."""
-        for key in [k for k in self.buckets if k[1] == "client" and k[2] is client]:
-            del self.buckets[key]
+        for key in self._of_client.pop(client, []):
+            self.buckets.pop(key, None)
 
     def prune(self, now: float) -> None:
-        for key in [k for k, bucket in self.buckets.items() if bucket.full(now)]:
+        """Forget the player and address buckets that have refilled (a connection's go with
+        it, see :meth:`forget`)."""
+        for key in [k for k, b in self.buckets.items() if k[1] != "client" and b.full(now)]:
             del self.buckets[key]
