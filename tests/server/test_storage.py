@@ -107,7 +107,7 @@ async def test_migrations_run_once_and_reopen(storage_url: str) -> None:
         assert storage.dialect == storage_url.split(":")[0].split("+")[0]
         async with storage.engine.connect() as conn:
             versions = await conn.execute(sa.text("SELECT version_num FROM alembic_version"))
-            assert versions.scalars().all() == ["0002"]
+            assert versions.scalars().all() == ["0003"]
     if "?schema=" in storage_url:  # the same schema, given as an argument
         base, schema = storage_url.split("?schema=")
         async with await Storage.open(base, schema=schema) as storage:

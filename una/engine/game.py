@@ -109,6 +109,12 @@ class Game:
         scores: Sequence[int] | None = None,
     ) -> None:
         self.rules = rules if isinstance(rules, RuleSet) else RuleSet.from_json(rules)
+        if isinstance(players, str):
+            # A string is a Sequence[str]: "Ann" would seat A, n and n.
+            raise InvalidRules(
+                f"players: a number of seats or a list of names, not the string {players!r}"
+                f" (for one name write [{players!r}])"
+            )
         if isinstance(players, int):
             self.players_spec: int | list[str] = players
             names = [f"Seat {i}" for i in range(players)]
