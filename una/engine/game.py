@@ -22,7 +22,7 @@ State is plain lists of shared card values and a one-integer random generator, s
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from una.engine.actions import CHALLENGE as CHALLENGE_ACTION
@@ -961,11 +961,16 @@ class Game:
 
     # ----------------------------------------------------------- hand end
 
-    def hand_scores(self) -> list[int]:
+    def hand_scores(self, empty: Collection[int] = ()) -> list[int]:
         """Every player's hand score: the points of the cards she holds (set-aside cards
-        included), then what the cards that change a score do (Dung, Holy Defender)."""
+        included), then what the cards that change a score do (Dung, Holy Defender).
+        The seats in ``empty`` (out, or the winner of a blocked hand) count as holding
+        nothing, for themselves and for what the others' cards compare with."""
         value = self.card_points
-        held = [hand + aside for hand, aside in zip(self.hands, self.set_aside, strict=True)]
+        held = [
+            [] if seat in empty else hand + aside
+            for seat, (hand, aside) in enumerate(zip(self.hands, self.set_aside, strict=True))
+        ]
         base = [sum(value(card) for card in cards) for cards in held]
         if not self.score_cards:
             return base
@@ -995,7 +1000,8 @@ class Game:
         n = self.n
         winner = self.ranking[0]
         out = set(self.ranking)
-        scores_in_hand = self.hand_scores()
+        # Who is out holds nothing: a Dung compares with 0 for her (RULES.md section 3).
+        scores_in_hand = self.hand_scores(out)
         in_hand = [0 if s in out else scores_in_hand[s] for s in range(n)]
         rest = sorted((s for s in range(n) if s not in out), key=lambda s: (in_hand[s], s))
         ranking = (*self.ranking, *rest)
