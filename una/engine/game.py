@@ -65,6 +65,7 @@ from una.engine.events import (
 )
 from una.engine.rng import Rng
 from una.engine.rules import RuleSet
+from una.engine.state import COPIERS, StateSlots
 
 
 class Phase(enum.Enum):
@@ -84,7 +85,7 @@ class Phase(enum.Enum):
     MATCH_OVER = "match_over"
 
 
-class Game:
+class Game(StateSlots):
     """A match at one table.
 
     ``rules`` is a :class:`RuleSet`, a preset name or a record's ``rules`` object;
@@ -96,6 +97,8 @@ class Game:
     Public attributes are the state, to read: ``hands``, ``draw_pile`` and ``discard``
     (the top of each pile is its last item), ``color``, ``direction``, ``to_act``,
     ``phase``, ``pending_draw``, ``scores``, ``hand_number``, ``dealer``, ``seating``.
+    Every piece of state is declared once, in :mod:`una.engine.state` (a game is a
+    :class:`~una.engine.state.StateSlots`); the rest of a game does not change in play.
     """
 
     def __init__(
@@ -224,16 +227,9 @@ class Game:
     def copy(self) -> Game:
         """An independent copy (cheap: lists of shared card values, one-integer generator)."""
         twin = object.__new__(Game)
-        twin.__dict__.update(self.__dict__)
-        twin.rng = self.rng.copy()
-        twin.hands = [list(hand) for hand in self.hands]
-        twin.set_aside = [list(hand) for hand in self.set_aside]
-        for name in (
-            "draw_pile", "discard", "scores", "seating", "position", "active", "log",
-            "discard_points", "owes_uno", "called_uno", "false_uno", "reveals", "ranking",
-        ):  # fmt: skip
-            setattr(twin, name, list(getattr(self, name)))
-        twin.recycled = [list(cards) for cards in self.recycled]
+        twin.__dict__.update(self.__dict__)  # what does not change in play: shared
+        for name, copier in COPIERS:  # the state, as una.engine.state declares it
+            setattr(twin, name, copier(getattr(self, name)))
         twin._events = []
         return twin
 
