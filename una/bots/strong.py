@@ -19,8 +19,9 @@ take, stack or take, draw or play, play or keep a drawn card, targets) is search
    one tree over all determinizations, UCB1 with availability counts, each player
    maximizing her own result); at interactive budgets it measured weaker.
 3. **Rollouts** play the sampled game to the end of the hand with the engine itself,
-   under the table's rules, so every preset, switch and mutant is simulated. For the
-   standard rules they run in the compiled core (:func:`una.engine.fast.playouts_from`):
+   under the table's rules, so every preset, switch and mutant is simulated. Where the
+   greedy policy can run in the compiled core (:func:`una.engine.fast.supports_greedy`:
+   the classic cards under most switches) they run there (:func:`una.engine.fast.playouts_from`):
    ``REPEATS`` playouts of each sampled position, the draw pile (unknown to the seat)
    reshuffled for each, by the *greedy* policy, the heuristic's judgment in C, so the
    search improves on a good player's plan (a rollout algorithm) instead of judging
@@ -333,9 +334,8 @@ class StrongBot(Bot):
         """Whether rollouts under the view's rules can run in the compiled core."""
         key = self.belief.model if self.belief and self.belief.model else rules_key(view)
         if key not in self._core_rules:
-            self._core_rules[key] = fast.available() and fast.supports(
-                RuleSet.from_json(json.loads(key))
-            )
+            usable = fast.supports_greedy if self.rollout_policy == "greedy" else fast.supports
+            self._core_rules[key] = usable(RuleSet.from_json(json.loads(key)))
         return self._core_rules[key]
 
     @staticmethod

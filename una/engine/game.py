@@ -204,12 +204,10 @@ class Game(StateSlots):
         seating = self.seating
         for i in range(self.rules.hand_size * n):
             hands[seating[(start + i) % n]].append(pile.pop())
-        first_card_rule = self.rules.preset_data.first_card
+        rules = self.rules
         for _ in range(len(pile)):
             card = pile.pop()
-            where = first_card_rule.get(card.symbol)
-            if where is None and card.symbol in _MUTANT_SYMBOLS:
-                where = "reshuffle"  # a mutant or special card never starts the pile
+            where = first_card_fate(rules, card)
             if where is None:
                 break
             if where == "bottom":
@@ -1091,6 +1089,19 @@ class Game(StateSlots):
 
 _COLOR_ACTIONS = tuple(Action.name_color(color) for color in COLORS)
 _MUTANT_SYMBOLS = frozenset(MUTANTS)
+
+
+def first_card_fate(rules: RuleSet, card: Card) -> str | None:
+    """What happens to ``card`` turned up to start the pile: ``None`` (it stays),
+    ``"bottom"`` (under the pile) or ``"reshuffle"`` (back in, the pile shuffled).
+
+    >>> first_card_fate(RuleSet.preset_named("standard"), Card.parse("W4"))
+    'reshuffle'
+    """
+    where = rules.preset_data.first_card.get(card.symbol)
+    if where is None and card.symbol in _MUTANT_SYMBOLS:
+        where = "reshuffle"  # a mutant or special card never starts the pile
+    return where
 
 
 def _code(card: Card) -> str:
