@@ -1852,19 +1852,9 @@ static Game *load_game(const Rules *r, PyObject *names, PyObject *values)
             goto fail;
         if (PySequence_Fast_GET_SIZE(rec) == 0)
             continue;
-        int held[MAXK] = {0}, back[MAXK] = {0};
-        for (int i = 0; i < g->hlen[s]; i++)
-            held[g->hand[s][i]]++;
-        if (load_cards(rec, g->recycled[s], &g->rlen[s], back, "recycled", s) < 0)
+        /* Any cards of the deck: after hands move (seven_zero) they need not be held. */
+        if (load_cards(rec, g->recycled[s], &g->rlen[s], NULL, "recycled", s) < 0)
             goto fail;
-        for (int c = 0; c < MAXK; c++) {
-            if (back[c] > held[c]) {
-                PyErr_Format(PyExc_ValueError,
-                             "recycled[%d]: lists more cards %s than the hand holds", s,
-                             card_codes[c]);
-                goto fail;
-            }
-        }
     }
     if (load_cards(GET(X_PILE), g->pile, &g->plen, counts, "draw_pile", -1) < 0
         || load_cards(GET(X_DISCARD), g->discard, &g->dlen, counts, "discard", -1) < 0)
