@@ -497,3 +497,12 @@ def test_playouts_from_bad_arguments(core: Any) -> None:
         core.playouts_from(*args, 1, 1, 1, 0, False)
     # A limit too short for any hand: nobody wins.
     assert core.playouts_from(*args, 1, 1, 4, 1, True) == (0, 0)
+
+
+def test_the_cores_twister_is_pythons_random(core: Any) -> None:
+    """una sim's random bots draw from random.Random: the core's Mersenne Twister gives
+    the same randrange, seed for seed (32- and 64-bit seeds, small and large ranges)."""
+    for seed in (0, 1, 5, 2**31 + 7, 2**32, 2**40 + 3, 2**63 - 1):
+        for n in (2, 3, 4, 7, 64, 1000, 2**20 + 1):
+            expected = random.Random(seed)
+            assert core.mt_randrange(seed, n, 50) == [expected.randrange(n) for _ in range(50)]
