@@ -209,10 +209,18 @@ static void mt_seed(Twister *t, uint64_t seed)
 static uint32_t mt_next(Twister *t)
 {
     if (t->index >= 624) {
-        for (int k = 0; k < 624; k++) {
-            uint32_t y = (t->mt[k] & 0x80000000u) | (t->mt[(k + 1) % 624] & 0x7fffffffu);
-            t->mt[k] = t->mt[(k + 397) % 624] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+        uint32_t *mt = t->mt;
+        int k = 0;
+        for (; k < 624 - 397; k++) {
+            uint32_t y = (mt[k] & 0x80000000u) | (mt[k + 1] & 0x7fffffffu);
+            mt[k] = mt[k + 397] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
         }
+        for (; k < 623; k++) {
+            uint32_t y = (mt[k] & 0x80000000u) | (mt[k + 1] & 0x7fffffffu);
+            mt[k] = mt[k + 397 - 624] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+        }
+        uint32_t y = (mt[623] & 0x80000000u) | (mt[0] & 0x7fffffffu);
+        mt[623] = mt[396] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
         t->index = 0;
     }
     uint32_t y = t->mt[t->index++];

@@ -127,21 +127,29 @@ CORE_BATCH = 256
 def play_games_in_core(config: SimConfig, indices: range) -> list[GameResult]:
     """Games ``indices`` of ``config`` in the compiled core: what :func:`play_game` gives
     for each, with random bots (see :func:`core_unsupported`)."""
-    specs = [config.seating(index) for index in indices]
-    seeds = [
-        (
-            derive_seed(config.seed, "game", index),
-            dealer,
-            [derive_seed(config.seed, "bot", index, s) for s in range(config.players)],
-        )
-        for index, (_, dealer) in zip(indices, specs, strict=True)
-    ]
+    n = config.players
+    seats = config.seats
+    master = config.seed
+    blake2b = hashlib.blake2b
+
+    def seed_of(text: str) -> int:  # derive_seed, with the repr written out (speed)
+        return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
+
+    specs = []
+    seeds = []
+    for index in indices:
+        shift = index % n
+        specs.append(tuple(seats[(s + shift) % n] for s in range(n)))
+        dealer = (index // n) % n
+        game = seed_of(f"({master!r}, 'game', {index!r})")
+        bots = [seed_of(f"({master!r}, 'bot', {index!r}, {s!r})") for s in range(n)]
+        seeds.append((game, dealer, bots))
     played = fast.sim_games(
         config.rules, config.players, seeds, config.matches, MAX_ACTIONS_PER_HAND
     )
     return [
         GameResult(index, bots, winner, points, turns, actions, hands)
-        for index, (bots, _), (winner, points, turns, actions, hands) in zip(
+        for index, bots, (winner, points, turns, actions, hands) in zip(
             indices, specs, played, strict=True
         )
     ]
