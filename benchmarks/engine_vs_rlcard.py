@@ -38,8 +38,8 @@ import time
 from typing import Any
 
 from una.engine.rules import RuleSet
-from una.sim.bench import Throughput, core_playout, playout
 from una.sim import runner
+from una.sim.bench import Throughput, core_playout, playout
 
 
 def rlcard_playout(players: int, games: int, seed: int = 0) -> Throughput:
