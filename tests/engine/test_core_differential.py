@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from una.engine import Card, Game, Phase, fast
+from una.engine.cards import MUTANTS
 from una.engine.errors import InvalidRules
 from una.engine.game import first_card_fate
 from una.engine.presets import PRESETS
@@ -36,8 +37,9 @@ def core() -> Any:
     return fast._fastcore
 
 
-#: The presets whose every card the core plays (byond's mutants it refuses: a fallback).
+#: The presets whose every card the core plays: all of them.
 CORE_PRESETS = tuple(name for name in sorted(PRESETS) if fast.supports(name))
+MUTANT_FAMILIES = tuple(MUTANTS)
 #: The switches a hand's play depends on, with every value they take.
 PLAY_SWITCHES = {
     name: (False, True) if switch.type is bool else switch.choices
@@ -46,10 +48,11 @@ PLAY_SWITCHES = {
 }
 
 
-def test_the_core_plays_every_preset_but_the_mutants() -> None:
-    assert CORE_PRESETS == ("alupula", "standard", "telegram")
-    reason = fast.why_unsupported("byond")
-    assert reason is not None and reason.startswith("the C core does not play cards=")
+def test_the_core_plays_every_preset() -> None:
+    assert CORE_PRESETS == ("alupula", "byond", "standard", "telegram")
+    # A deck larger than the core holds is refused (and played in Python).
+    reason = fast.why_unsupported({"preset": "byond", "cards": {"SP": 8}})
+    assert reason == "the C core holds decks of up to 160 cards, not 176"
 
 
 @st.composite
@@ -62,11 +65,16 @@ def rule_sets(draw: st.DrawFn) -> RuleSet:
     }
     if draw(st.booleans()):
         switches["target"] = draw(st.sampled_from((30, 100, 250)))
+    if draw(st.booleans()):  # mutant counts, on any preset's deck
+        families = draw(st.lists(st.sampled_from(MUTANT_FAMILIES), max_size=6, unique=True))
+        switches["cards"] = {family: draw(st.integers(0, 2)) for family in families}
     try:
-        return RuleSet.from_json({"preset": preset, **switches})
+        rules = RuleSet.from_json({"preset": preset, **switches})
     except InvalidRules:
         assume(False)
         raise
+    assume(fast.supports(rules))  # a deck too large for the core: tested elsewhere
+    return rules
 
 
 def states_agree(c_state: dict[str, Any], game: Game, where: str) -> None:
@@ -152,8 +160,8 @@ def owe_uno(game: Game, rng: Rng) -> bool:
 
 def test_positions_of_every_phase(core: Any) -> None:
     """Deterministic sweep: positions with pending draws, drawn cards, colors to name,
-    owed UNO calls, Nagasaki locks, players out (to_the_last) and (nearly) empty piles,
-    each played on in both engines."""
+    owed UNO calls, Nagasaki and Kobe locks, players out (to_the_last), set-aside hands
+    (Quitter), new seatings and (nearly) empty piles, each played on in both engines."""
     seen: Counter[str] = Counter()
     rules_list = [
         RuleSet.from_json(spec)
@@ -167,11 +175,15 @@ def test_positions_of_every_phase(core: Any) -> None:
              "false_uno_penalty": True, "bad_catch_penalty": True, "uno_window": "own_turn"},
             {"preset": "standard", "challenge": False, "play_drawn": "must",
              "voluntary_draw": False, "scoring": "penalty", "target": 60},
+            "byond",
+            {"preset": "byond", "cards": {"QUIT": 2, "KOBE": 2, "CHAIRS": 2, "WTP": 2},
+             "finish": "to_the_last", "stack_draw_two": True},
         )
     ]  # fmt: skip
-    for index in range(16):
+    for index in range(27):
         rules = rules_list[index % len(rules_list)]
-        players = 2 + index % 9
+        low, high = rules.players
+        players = low + index % (high - low + 1)
         game = Game(rules, players, seed=index)
         if index % 2 == 0 and first_card_fate(rules, Card.parse("W")) is None:
             # A first Wild: its color to be named.
@@ -186,14 +198,19 @@ def test_positions_of_every_phase(core: Any) -> None:
             seen["pending"] += position.pending_draw > 0
             seen["lock"] += position.nagasaki_lock is not None
             seen["out"] += position.players_in_hand < players
-            if rng.below(3) == 0:
+            seen["set aside"] += any(position.set_aside)
+            seen["reseated"] += position.seating != sorted(position.seating)
+            seen["kobe"] += any(c.symbol == "KOBE" for h in position.hands for c in h)
+            # (Not while a drawn card waits: a card dealt into that hand, a Kobe, could
+            # make it unplayable, a position no game reaches, which the core refuses.)
+            if rng.below(3) == 0 and position.phase is not Phase.DRAWN:
                 drain(position, rng.below(3), rng.below(3), rng)
                 seen["drained"] += 1
             if rng.below(3) == 0 and owe_uno(position, rng):
                 seen["owed"] += 1
             compare(core, position, rng.next64(), hands=1)
     for what in ("play", "drawn", "penalty", "color", "pending", "lock", "out", "drained",
-                 "owed"):  # fmt: skip
+                 "owed", "set aside", "reseated", "kobe"):  # fmt: skip
         assert seen[what], (what, seen)
 
 

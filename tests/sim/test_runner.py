@@ -76,6 +76,9 @@ def core() -> None:
         "standard",
         "telegram",
         "alupula",
+        "byond",
+        {"preset": "byond", "players": [2, 6], "finish": "to_the_last", "target": 150},
+        {"preset": "telegram", "seven_zero": True, "uno_window": "own_turn"},
         {"preset": "telegram", "finish": "to_the_last", "uno_call": "auto", "target": 120},
         {"preset": "standard", "stack_draw_two": True, "stack_cross": True,
          "draw_until_playable": True, "scoring": "penalty", "target": 80},
@@ -101,6 +104,7 @@ def test_what_the_core_does_not_play_runs_in_python(tmp_path: Path) -> None:
     jumping = SimConfig(RuleSet.from_json({"preset": "telegram", "jump_in": True}), 3, 4,
                         ("random",))  # fmt: skip
     assert "jump_in" in (core_unsupported(jumping) or "")
-    byond = SimConfig(RuleSet.from_json("byond"), 3, games=3, bots=("random",))
-    assert (core_unsupported(byond) or "").startswith("the C core does not play cards=")
-    assert len(run(byond)) == 3 and len(run(jumping)) == 4
+    big = RuleSet.from_json({"preset": "byond", "cards": {"SP": 8}})
+    big_deck = SimConfig(big, 3, games=3, bots=("random",))
+    assert core_unsupported(big_deck) == "the C core holds decks of up to 160 cards, not 176"
+    assert len(run(big_deck)) == 3 and len(run(jumping)) == 4

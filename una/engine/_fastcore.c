@@ -34,7 +34,8 @@
 #define DECKMAX 160       /* the largest deck the core holds */
 #define CAP (DECKMAX + 8) /* room for a card more than the deck (the first-card loop) */
 #define MAXP 10
-#define MAXACT 1024
+#define MAXACT 2100 /* 126 Target Practice splits x 4 colors x 2, and more */
+#define MAX_SPLITS 126 /* effects/byond.py MAX_LISTED_SPLITS */
 #define MOVE_LIMIT 1000000
 
 /* Phases, numbered as una.engine.fast passes them. */
@@ -44,9 +45,15 @@ static const char *const PHASE_NAMES[6] = {"color", "play", "drawn", "penalty", 
                                            "match_over"};
 enum { A_PLAY, A_DRAW, A_PASS, A_COLOR, A_CHALLENGE, A_UNO, A_CATCH, A_DEAL };
 /* Card effects (una/engine/effects), by the key effect_table gives them. */
-enum { EF_N, EF_W, EF_S, EF_R, EF_D2, EF_W4, EF_D4, EF_CL, EF_NAGA, EF_N7, EF_N0, EF_COUNT };
-static const char *const EFFECT_KEYS[EF_COUNT] = {"N", "W", "S", "R", "D2", "W4", "D4",
-                                                  "CL", "NAGA", "N7", "N0"};
+enum { EF_N, EF_W, EF_S, EF_R, EF_D2, EF_W4, EF_D4, EF_CL, EF_NAGA, EF_N7, EF_N0,
+       EF_SP, EF_RD2, EF_DB2, EF_RR, EF_RS, EF_SS, EF_WDD, EF_WR4, EF_WB4, EF_WMY, EF_WTP,
+       EF_HOLY, EF_SCREW, EF_QUIT, EF_KOBE, EF_BLEND, EF_RAND, EF_TRADE, EF_CHAIRS, EF_DANCE,
+       EF_SPY, EF_DUNG, EF_COUNT };
+static const char *const EFFECT_KEYS[EF_COUNT] = {
+    "N", "W", "S", "R", "D2", "W4", "D4", "CL", "NAGA", "N7", "N0",
+    "SP", "RD2", "DB2", "RR", "RS", "SS", "WDD", "WR4", "WB4", "WMY", "WTP",
+    "HOLY", "SCREW", "QUIT", "KOBE", "BLEND", "RAND", "TRADE", "CHAIRS", "DANCE",
+    "SPY", "DUNG"};
 /* Pending draw families. */
 enum { PK_NONE = 0, PK_D2 = 1, PK_D4 = 2, PK_WILD = 3 };
 static const char *const PENDING_KINDS[4] = {NULL, "D2", "D4", "WILD"};
@@ -90,7 +97,7 @@ static const SwitchSpec SWITCH_SPECS[] = {
     {"target", SW_COUNT, 0, {NULL}},
     {"first_player", SW_CHOICE, 0, {"left_of_dealer", "random", NULL}},
     {"players", SW_SEATS, 0, {NULL}},
-    {"cards", SW_CARDS, 0, {NULL}}, /* no mutant: their effects are not in EFFECT_KEYS */
+    {"cards", SW_CARDS, 0, {NULL}}, /* any: each card's effect is checked in EFFECT_KEYS */
 };
 #define NSWITCHES ((int)(sizeof SWITCH_SPECS / sizeof SWITCH_SPECS[0]))
 enum { S_STACK_D2, S_STACK_D4, S_STACK_CROSS, S_JUMP_IN, S_SEVEN_ZERO, S_DUP, S_VOLUNTARY,
@@ -117,6 +124,9 @@ typedef struct {
     uint8_t wd4[MAXK];     /* symbol in WILD_DRAW_FOUR_SYMBOLS */
     uint8_t first[MAXK];
     uint8_t action_face[MAXK]; /* the greedy policy's action cards (S R D2 W4) */
+    int has_reactions;         /* a Holy Defender or Screwdriver in the deck */
+    int has_locks;             /* a Kobe in the deck */
+    int has_score_cards;       /* a Dung or Holy Defender in the deck */
 } Rules;
 #define RULES_MAGIC 0x554E4131u
 
@@ -276,6 +286,8 @@ typedef struct {
     uint8_t discard[CAP];
     uint8_t hand[MAXP][CAP]; /* by storage */
     uint8_t recycled[MAXP][CAP];
+    int alen[MAXP];
+    uint8_t aside[MAXP][CAP]; /* set_aside (Quitter) */
 } Game;
 
 typedef struct {
@@ -283,7 +295,11 @@ typedef struct {
     int card;
     int color;
     int uno;
-    int target; /* a catch's, or a 7's pick; -1 */
+    int target; /* a catch's, or a card's one pick; -1 */
+    /* Target Practice: how many cards each seat draws (its picks, sorted), or NULL-like
+     * all zero; npicks is their sum (0: no Target Practice picks). */
+    int npicks;
+    int16_t picks[MAXP];
 } Act;
 
 #define HAND(g, s) ((g)->hand[(g)->hidx[s]])
@@ -383,19 +399,46 @@ static int draw_family(const Rules *r, int card)
 {
     switch (r->effect[card]) {
     case EF_D2:
+    case EF_RD2:
+    case EF_DB2:
         return PK_D2;
     case EF_D4:
         return PK_D4;
     case EF_W4:
+    case EF_WDD:
+    case EF_WR4:
+    case EF_WB4:
+    case EF_WMY:
+    case EF_WTP:
         return PK_WILD;
     default:
         return PK_NONE;
     }
 }
 
-static int draw_count(const Rules *r, int card)
+static inline int is_reaction(const Rules *r, int card)
 {
-    return r->effect[card] == EF_D2 ? 2 : 4;
+    return r->effect[card] == EF_HOLY || r->effect[card] == EF_SCREW;
+}
+
+/* The cards of a draw card that inflicts (not Target Practice): DrawCard.amount. */
+static int draw_amount(const Game *g, int card)
+{
+    const Rules *r = g->r;
+    switch (r->effect[card]) {
+    case EF_D2:
+    case EF_RD2:
+    case EF_DB2:
+        return 2;
+    case EF_WDD:
+        return g->pending; /* added to itself: doubled */
+    case EF_WMY: {
+        int previous = g->dlen > 1 ? r->number[g->discard[g->dlen - 2]] : -1;
+        return previous < 0 ? 4 : previous;
+    }
+    default: /* W4 D4 WR4 WB4 */
+        return 4;
+    }
 }
 
 static void inflict(Game *g, int source, int victim, int count, int card)
@@ -408,7 +451,8 @@ static void inflict(Game *g, int source, int victim, int count, int card)
     g->pending_source = source;
     int answerable;
     if (kind == PK_WILD)
-        answerable = r->sw[S_STACK_D4] || (r->sw[S_CHALLENGE] && g->pending_chal);
+        answerable = r->sw[S_STACK_D4] || r->has_reactions
+                     || (r->sw[S_CHALLENGE] && g->pending_chal);
     else if (kind == PK_D2)
         answerable = r->sw[S_STACK_D2] || r->sw[S_STACK_CROSS];
     else
@@ -419,18 +463,44 @@ static void inflict(Game *g, int source, int victim, int count, int card)
         take_penalty(g, victim, 0);
 }
 
-/* Game.plain_match and Game.matches (no card of the core locks a hand). */
-static int matches(const Game *g, int card)
+static int locked(const Game *g, int seat)
+{
+    const uint8_t *hand = HAND(g, seat);
+    for (int i = 0; i < HLEN(g, seat); i++)
+        if (g->r->effect[hand[i]] == EF_KOBE)
+            return 1;
+    return 0;
+}
+
+static inline int lock_blocks(const Game *g, int seat, int card)
+{
+    return g->r->has_locks && g->r->effect[card] != EF_KOBE && locked(g, seat);
+}
+
+static inline int plain_match(const Game *g, int card)
 {
     const Rules *r = g->r;
-    int effect = r->effect[card];
-    if (effect == EF_CL)
-        return 1;
-    if (effect == EF_NAGA)
-        return g->lock < 0 || r->effect[TOP(g)] != EF_NAGA;
     if (g->color < 0)
         return !r->wild[card];
     return r->wild[card] || r->color[card] == g->color || r->face[card] == r->face[TOP(g)];
+}
+
+/* Game.matches: a Kobe's lock, the cards with a rule of their own, plain matching. */
+static int matches(const Game *g, int seat, int card)
+{
+    const Rules *r = g->r;
+    if (lock_blocks(g, seat, card))
+        return 0;
+    switch (r->effect[card]) {
+    case EF_CL:
+        return 1;
+    case EF_NAGA:
+        return g->lock < 0 || r->effect[TOP(g)] != EF_NAGA;
+    case EF_DUNG:
+        return HLEN(g, seat) == 1 && plain_match(g, card);
+    default:
+        return plain_match(g, card);
+    }
 }
 
 static int is_bluff(const Game *g, int seat, int card)
@@ -453,15 +523,17 @@ static int is_bluff(const Game *g, int seat, int card)
 
 static inline int honest(const Game *g, int seat, int card)
 {
-    return matches(g, card) && !is_bluff(g, seat, card);
+    return matches(g, seat, card) && !is_bluff(g, seat, card);
 }
 
-static int stack_answers(const Game *g, int card)
+static int stack_answers(const Game *g, int seat, int card)
 {
     const Rules *r = g->r;
+    if (lock_blocks(g, seat, card))
+        return 0;
     int family = draw_family(r, card);
     if (g->pending_kind == PK_WILD)
-        return r->sw[S_STACK_D4] && family == PK_WILD;
+        return is_reaction(r, card) || (r->sw[S_STACK_D4] && family == PK_WILD);
     if (g->pending_kind == PK_D2) {
         if (family == PK_D2)
             return r->sw[S_STACK_D2];
@@ -475,13 +547,43 @@ static inline int catchable(const Game *g, int seat)
     return (g->owes[seat] && HLEN(g, seat) == 1) || g->false_uno[seat];
 }
 
-static int hand_points(const Game *g, int seat)
+/* Game.hand_scores: points held (set-aside cards included; nothing for the seats in
+ * `empty`), then Dung (at least every other base score) and Holy Defender (halves). */
+static void hand_scores(const Game *g, const uint8_t *empty, int *scores)
 {
-    int total = 0;
-    const uint8_t *hand = HAND(g, seat);
-    for (int i = 0; i < HLEN(g, seat); i++)
-        total += g->r->points[hand[i]];
-    return total;
+    const Rules *r = g->r;
+    int n = g->n, base[MAXP];
+    for (int s = 0; s < n; s++) {
+        int total = 0;
+        if (!empty[s]) {
+            const uint8_t *hand = HAND(g, s);
+            for (int i = 0; i < HLEN(g, s); i++)
+                total += r->points[hand[i]];
+            for (int i = 0; i < g->alen[s]; i++)
+                total += r->points[g->aside[s][i]];
+        }
+        base[s] = scores[s] = total;
+    }
+    if (!r->has_score_cards)
+        return;
+    for (int s = 0; s < n; s++) {
+        if (empty[s])
+            continue;
+        int dung = 0, holy = 0;
+        const uint8_t *hand = HAND(g, s);
+        for (int i = 0; i < HLEN(g, s) + g->alen[s]; i++) {
+            int card = i < HLEN(g, s) ? hand[i] : g->aside[s][i - HLEN(g, s)];
+            dung += r->effect[card] == EF_DUNG;
+            holy += r->effect[card] == EF_HOLY;
+        }
+        if (dung) {
+            for (int o = 0; o < n; o++)
+                if (o != s && base[o] > scores[s])
+                    scores[s] = base[o];
+        }
+        for (int h = 0; h < holy; h++)
+            scores[s] = scores[s] >= 0 ? scores[s] / 2 : -((-scores[s] + 1) / 2);
+    }
 }
 
 static void end_hand(Game *g, int blocked)
@@ -491,10 +593,9 @@ static void end_hand(Game *g, int blocked)
     for (int i = 0; i < g->rank_len; i++)
         out[g->ranking[i]] = 1;
     int in_hand[MAXP], points[MAXP], total = 0;
-    for (int s = 0; s < n; s++) {
-        in_hand[s] = out[s] ? 0 : hand_points(g, s);
+    hand_scores(g, out, in_hand);
+    for (int s = 0; s < n; s++)
         total += in_hand[s];
-    }
     int scoring = SW(g, S_SCORING);
     for (int s = 0; s < n; s++) {
         if (scoring == SC_WTA)
@@ -546,16 +647,13 @@ static void end_hand(Game *g, int blocked)
 
 static void end_blocked(Game *g)
 {
-    int best = -1, best_points = 0;
-    for (int s = 0; s < g->n; s++) {
-        if (!g->active[s])
-            continue;
-        int p = hand_points(g, s);
-        if (best < 0 || p < best_points) {
+    uint8_t none[MAXP] = {0};
+    int scores[MAXP];
+    hand_scores(g, none, scores);
+    int best = -1;
+    for (int s = 0; s < g->n; s++)
+        if (g->active[s] && (best < 0 || scores[s] < scores[best]))
             best = s;
-            best_points = p;
-        }
-    }
     g->ranking[g->rank_len++] = best;
     end_hand(g, 1);
 }
@@ -589,11 +687,96 @@ static inline int is_over(const Game *g)
     return g->phase == PH_HAND_OVER || g->phase == PH_MATCH_OVER;
 }
 
+static void shuffle_ints(uint64_t *state, int *items, int len)
+{
+    for (int i = len - 1; i > 0; i--) {
+        int j = (int)below(state, (uint32_t)(i + 1));
+        int t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+}
+
+/* Game.random_derangement: items shuffled until none stays in its place. */
+static void random_derangement(Game *g, const int *items, int len, int *out)
+{
+    memcpy(out, items, sizeof(int) * (size_t)len);
+    if (len < 2)
+        return;
+    while (1) {
+        memcpy(out, items, sizeof(int) * (size_t)len);
+        shuffle_ints(&g->rng, out, len);
+        int fixed = 0;
+        for (int i = 0; i < len; i++)
+            fixed |= out[i] == items[i];
+        if (!fixed)
+            return;
+    }
+}
+
+static void reseat(Game *g, const int *seating)
+{
+    for (int place = 0; place < g->n; place++) {
+        g->seating[place] = seating[place];
+        g->position[seating[place]] = place;
+    }
+}
+
+static int seats_in_hand(const Game *g, int *seats)
+{
+    int k = 0;
+    for (int s = 0; s < g->n; s++)
+        if (g->active[s])
+            seats[k++] = s;
+    return k;
+}
+
+/* Draw Spreader: every other player draws 2, in play order from the next. */
+static void spread(Game *g, int seat)
+{
+    int victims[MAXP], k = 0;
+    int other = next_seat(g, seat);
+    while (other != seat) {
+        int seen = 0;
+        for (int i = 0; i < k; i++)
+            seen |= victims[i] == other;
+        if (seen)
+            break;
+        victims[k++] = other;
+        other = next_seat(g, other);
+    }
+    for (int i = 0; i < k; i++)
+        draw_cards(g, victims[i], 2);
+}
+
+static void target_practice(Game *g, const Act *a)
+{
+    clear_pending(g);
+    for (int s = 0; s < g->n; s++)
+        for (int k = 0; k < a->picks[s]; k++)
+            draw_cards(g, s, 1);
+}
+
+/* Game.leave_hand (Quitter). */
+static void leave_hand(Game *g, const int *seats, int count)
+{
+    for (int i = 0; i < count; i++) {
+        int s = seats[i];
+        memcpy(g->aside[s] + g->alen[s], HAND(g, s), (size_t)HLEN(g, s));
+        g->alen[s] += HLEN(g, s);
+        HLEN(g, s) = 0;
+        g->active[s] = 0;
+        g->players_in_hand--;
+        g->owes[s] = g->false_uno[s] = 0;
+    }
+}
+
 /* The effect's play (una/engine/effects): the card is on the pile. */
 static void effect_play(Game *g, int seat, int card, const Act *a)
 {
     const Rules *r = g->r;
-    switch (r->effect[card]) {
+    int effect = r->effect[card];
+    switch (effect) {
     case EF_S: {
         int victim = next_seat(g, seat);
         start_turn(g, next_seat(g, victim));
@@ -609,21 +792,133 @@ static void effect_play(Game *g, int seat, int card, const Act *a)
     case EF_D2:
     case EF_W4:
     case EF_D4:
-        inflict(g, seat, next_seat(g, seat), draw_count(r, card), card);
+        inflict(g, seat, next_seat(g, seat), draw_amount(g, card), card);
         break;
-    case EF_NAGA: {
-        g->lock = seat;
-        int other = seat;
-        do {
-            int count = HLEN(g, other);
-            if (count)
-                draw_cards(g, other, count);
-            other = next_seat(g, other);
-        } while (other != seat);
+    case EF_RD2:
+    case EF_WR4: { /* Reversing */
+        int amount = draw_amount(g, card);
+        g->direction = -g->direction;
+        inflict(g, seat, next_seat(g, seat), amount, card);
+        break;
+    }
+    case EF_DB2:
+    case EF_WB4: { /* Delayed */
+        int amount = draw_amount(g, card);
+        int victim = next_seat(g, seat);
+        if (g->players_in_hand > 2)
+            victim = next_seat(g, victim);
+        inflict(g, seat, victim, amount, card);
+        break;
+    }
+    case EF_WDD:
+        if (g->pending == 0)
+            start_turn(g, next_seat(g, seat));
+        else
+            inflict(g, seat, next_seat(g, seat), draw_amount(g, card), card);
+        break;
+    case EF_WMY: {
+        int amount = draw_amount(g, card);
+        if (amount == 0 && g->pending == 0)
+            start_turn(g, next_seat(g, seat));
+        else
+            inflict(g, seat, next_seat(g, seat), amount, card);
+        break;
+    }
+    case EF_WTP:
+        target_practice(g, a);
+        start_turn(g, next_seat(g, seat));
+        break;
+    case EF_SP:
+        spread(g, seat);
+        start_turn(g, seat);
+        break;
+    case EF_RS: {
+        g->direction = -g->direction;
+        int victim = next_seat(g, seat);
+        start_turn(g, next_seat(g, victim));
+        break;
+    }
+    case EF_SS: {
+        int victim = next_seat(g, seat);
+        if (g->players_in_hand > 2)
+            victim = next_seat(g, victim);
+        start_turn(g, next_seat(g, victim));
+        break;
+    }
+    case EF_HOLY:
+        if (g->pending) {
+            g->pending_chal = 0;
+            await_answer(g, next_seat(g, seat));
+        } else {
+            start_turn(g, next_seat(g, seat));
+        }
+        break;
+    case EF_SCREW:
+        if (g->pending) {
+            int total = g->pending, source = g->pending_source;
+            clear_pending(g);
+            draw_cards(g, source, total);
+        }
+        start_turn(g, next_seat(g, seat));
+        break;
+    case EF_QUIT: {
+        int pair[2] = {seat, a->target};
+        leave_hand(g, pair, 2);
+        int left[MAXP];
+        int k = seats_in_hand(g, left);
+        if (k >= 2) {
+            start_turn(g, next_seat(g, seat));
+        } else if (k == 1) {
+            if (g->rank_len == 0)
+                g->ranking[g->rank_len++] = left[0];
+            end_hand(g, 0);
+        } else {
+            uint8_t none[MAXP] = {0};
+            int scores[MAXP];
+            hand_scores(g, none, scores);
+            int first = scores[pair[1]] < scores[pair[0]]
+                                || (scores[pair[1]] == scores[pair[0]] && pair[1] < pair[0])
+                            ? pair[1]
+                            : pair[0];
+            g->ranking[g->rank_len++] = first;
+            end_hand(g, 1);
+        }
+        break;
+    }
+    case EF_BLEND: {
+        int seats[MAXP], receivers[MAXP], moves[MAXP];
+        int k = seats_in_hand(g, seats);
+        random_derangement(g, seats, k, receivers);
+        for (int s = 0; s < MAXP; s++)
+            moves[s] = -1;
+        for (int i = 0; i < k; i++)
+            moves[seats[i]] = receivers[i];
+        move_hands(g, moves);
         start_turn(g, next_seat(g, seat));
         break;
     }
-    case EF_N7: {
+    case EF_RAND: {
+        int seats[MAXP];
+        int k = seats_in_hand(g, seats);
+        uint8_t pool[CAP];
+        int len = 0;
+        for (int i = 0; i < k; i++) {
+            memcpy(pool + len, HAND(g, seats[i]), (size_t)HLEN(g, seats[i]));
+            len += HLEN(g, seats[i]);
+        }
+        shuffle(&g->rng, pool, len);
+        int at = 0;
+        for (int i = 0; i < k; i++) {
+            memcpy(HAND(g, seats[i]), pool + at, (size_t)HLEN(g, seats[i]));
+            at += HLEN(g, seats[i]);
+        }
+        memset(g->owes, 0, sizeof g->owes);
+        memset(g->false_uno, 0, sizeof g->false_uno);
+        start_turn(g, next_seat(g, seat));
+        break;
+    }
+    case EF_N7:
+    case EF_TRADE: {
         int moves[MAXP];
         for (int s = 0; s < MAXP; s++)
             moves[s] = -1;
@@ -644,22 +939,89 @@ static void effect_play(Game *g, int seat, int card, const Act *a)
         start_turn(g, next_seat(g, seat));
         break;
     }
-    default: /* N, W, CL */
+    case EF_CHAIRS: {
+        int places[MAXP], new_places[MAXP], seating[MAXP];
+        for (int i = 0; i < g->n; i++)
+            places[i] = i;
+        random_derangement(g, places, g->n, new_places);
+        for (int i = 0; i < g->n; i++)
+            seating[new_places[i]] = g->seating[i];
+        reseat(g, seating);
+        start_turn(g, next_seat(g, seat));
+        break;
+    }
+    case EF_DANCE:
+        if (a->target >= 0) {
+            int seating[MAXP];
+            memcpy(seating, g->seating, sizeof seating);
+            int x = g->position[seat], y = g->position[a->target];
+            int t = seating[x];
+            seating[x] = seating[y];
+            seating[y] = t;
+            reseat(g, seating);
+        }
+        start_turn(g, next_seat(g, seat));
+        break;
+    case EF_NAGA: {
+        g->lock = seat;
+        int other = seat;
+        do {
+            int count = HLEN(g, other);
+            if (count)
+                draw_cards(g, other, count);
+            other = next_seat(g, other);
+        } while (other != seat);
+        start_turn(g, next_seat(g, seat));
+        break;
+    }
+    default: /* N, W, CL, RR, KOBE, SPY (what it reveals only views show), DUNG */
         start_turn(g, next_seat(g, seat));
     }
 }
 
 /* The effect's last_card: only draws apply (a Nagasaki does what its rule says). */
-static void effect_last(Game *g, int seat, int card)
+static void effect_last(Game *g, int seat, int card, const Act *a)
 {
-    int effect = g->r->effect[card];
-    if (effect == EF_D2 || effect == EF_W4 || effect == EF_D4) {
-        int extra = draw_count(g->r, card);
-        take_penalty(g, next_seat(g, seat), extra);
+    const Rules *r = g->r;
+    int effect = r->effect[card];
+    switch (effect) {
+    case EF_D2:
+    case EF_W4:
+    case EF_D4:
+    case EF_WDD:
+    case EF_WMY: {
+        int extra = draw_amount(g, card);
+        if (extra || g->pending)
+            take_penalty(g, next_seat(g, seat), extra);
+        break;
+    }
+    case EF_RD2:
+    case EF_WR4: {
+        int extra = draw_amount(g, card);
+        if (extra || g->pending)
+            take_penalty(g, next_seat_dir(g, seat, 1, -g->direction), extra);
+        break;
+    }
+    case EF_DB2:
+    case EF_WB4: {
+        int extra = draw_amount(g, card);
+        if (extra || g->pending)
+            take_penalty(g, next_seat_dir(g, seat, g->players_in_hand > 2 ? 2 : 1,
+                                          g->direction), extra);
+        break;
+    }
+    case EF_SP:
+        spread(g, seat);
+        break;
+    case EF_WTP:
+        target_practice(g, a);
+        break;
+    default:
+        break;
     }
 }
 
-static void last_card(Game *g, int seat, int card)
+static void last_card(Game *g, int seat, int card, const Act *a)
 {
     g->pending_guilty = 0;
     if (g->r->effect[card] == EF_NAGA) {
@@ -674,10 +1036,10 @@ static void last_card(Game *g, int seat, int card)
         g->players_in_hand--;
         g->owes[seat] = g->false_uno[seat] = 0;
         start_turn(g, next_seat(g, seat));
-        effect_last(g, seat, card);
+        effect_last(g, seat, card, a);
         return;
     }
-    effect_last(g, seat, card);
+    effect_last(g, seat, card, a);
     end_hand(g, 0);
 }
 
@@ -694,7 +1056,7 @@ static void play_card(Game *g, int seat, const Act *a)
     g->discard_points[seat] += r->points[card];
     if (r->wild[card])
         g->color = a->color;
-    else if (r->effect[card] != EF_NAGA)
+    else if (r->effect[card] != EF_NAGA && !(is_reaction(r, card) && g->pending > 0))
         g->color = r->color[card];
     g->drawn = -1;
     int recycled = g->rlen[seat] && remove_card(g->recycled[seat], &g->rlen[seat], card);
@@ -703,7 +1065,7 @@ static void play_card(Game *g, int seat, const Act *a)
     else
         g->idle = 0;
     if (HLEN(g, seat) == 0) {
-        last_card(g, seat, card);
+        last_card(g, seat, card, a);
         return;
     }
     effect_play(g, seat, card, a);
@@ -754,7 +1116,7 @@ static void apply(Game *g, int seat, const Act *a)
                     got = draw_cards(g, seat, 1);
             }
             int card = got ? HAND(g, seat)[HLEN(g, seat) - 1] : -1;
-            if (card >= 0 && SW(g, S_PLAY_DRAWN) != PD_NEVER && matches(g, card)
+            if (card >= 0 && SW(g, S_PLAY_DRAWN) != PD_NEVER && matches(g, seat, card)
                 && (SW(g, S_CHALLENGE) || !is_bluff(g, seat, card))) {
                 g->phase = PH_DRAWN;
                 g->drawn = card;
@@ -816,22 +1178,104 @@ static void apply(Game *g, int seat, const Act *a)
 
 /* ----------------------------------------------------------- legal actions */
 
+/* Target Practice's listed splits (TargetPracticeWild.target_options): every multiset of
+ * `count` picks among `others` in lexicographic order, or past MAX_SPLITS, each player
+ * taking all and then the even split. Returns how many; splits[i] holds counts per seat. */
+static int tp_splits(const Game *g, int seat, int16_t (*splits)[MAXP])
+{
+    int others[MAXP], m = 0;
+    for (int s = 0; s < g->n; s++)
+        if (g->active[s] && s != seat)
+            others[m++] = s;
+    if (m == 0) {
+        memset(splits[0], 0, sizeof splits[0]);
+        return 1;
+    }
+    int count = 4 + g->pending;
+    /* C(m + count - 1, count) > MAX_SPLITS ? (computed without overflow) */
+    long total = 1;
+    int many = 0;
+    for (int i = 1; i <= m - 1; i++) {
+        total = total * (count + i) / i;
+        if (total > MAX_SPLITS) {
+            many = 1;
+            break;
+        }
+    }
+    int k = 0;
+    if (many) {
+        for (int o = 0; o < m; o++) {
+            memset(splits[k], 0, sizeof splits[k]);
+            splits[k++][others[o]] = (int16_t)count;
+        }
+        memset(splits[k], 0, sizeof splits[k]);
+        for (int i = 0; i < count; i++)
+            splits[k][others[i % m]]++;
+        return k + 1;
+    }
+    /* Non-decreasing index sequences of length count over 0..m-1, in order. */
+    int idx[MAXP * 0 + 64];
+    if (count > 64)
+        count = 64; /* unreachable: C(m+63, 64) > MAX_SPLITS for m >= 2 */
+    for (int i = 0; i < count; i++)
+        idx[i] = 0;
+    while (1) {
+        memset(splits[k], 0, sizeof splits[k]);
+        for (int i = 0; i < count; i++)
+            splits[k][others[idx[i]]]++;
+        k++;
+        int i = count - 1;
+        while (i >= 0 && idx[i] == m - 1)
+            i--;
+        if (i < 0)
+            break;
+        idx[i]++;
+        for (int j = i + 1; j < count; j++)
+            idx[j] = idx[i];
+    }
+    return k;
+}
+
 static int add_plays(const Game *g, Act *out, int k, int seat, int card, int uno)
 {
     const Rules *r = g->r;
-    int targets[MAXP], nt = 0;
-    if (r->effect[card] == EF_N7) {
+    int effect = r->effect[card];
+    int targets[MAXP + 1], nt = 0;
+    int16_t splits[MAX_SPLITS + MAXP + 1][MAXP];
+    int nsplits = 0;
+    if (effect == EF_N7 || effect == EF_TRADE || effect == EF_QUIT || effect == EF_SPY
+        || effect == EF_DANCE) {
+        if (effect == EF_DANCE)
+            targets[nt++] = -1;
         for (int s = 0; s < g->n; s++)
             if (g->active[s] && s != seat)
                 targets[nt++] = s;
+    } else if (effect == EF_WTP) {
+        nsplits = tp_splits(g, seat, splits);
     } else {
         targets[nt++] = -1;
     }
+    int wild = r->wild[card];
+    if (nsplits) {
+        for (int t = 0; t < nsplits; t++) {
+            int total = 0;
+            for (int s = 0; s < MAXP; s++)
+                total += splits[t][s];
+            for (int c = wild ? 0 : -1; c < (wild ? 4 : 0); c++) {
+                for (int u = 0; u <= uno; u++) {
+                    Act *a = &out[k++];
+                    *a = (Act){A_PLAY, card, c, u, -1, total, {0}};
+                    memcpy(a->picks, splits[t], sizeof a->picks);
+                }
+            }
+        }
+        return k;
+    }
     for (int t = 0; t < nt; t++) {
-        for (int c = r->wild[card] ? 0 : -1; c < (r->wild[card] ? 4 : 0); c++) {
-            out[k++] = (Act){A_PLAY, card, c, 0, targets[t]};
+        for (int c = wild ? 0 : -1; c < (wild ? 4 : 0); c++) {
+            out[k++] = (Act){A_PLAY, card, c, 0, targets[t], 0, {0}};
             if (uno)
-                out[k++] = (Act){A_PLAY, card, c, 1, targets[t]};
+                out[k++] = (Act){A_PLAY, card, c, 1, targets[t], 0, {0}};
         }
     }
     return k;
@@ -845,7 +1289,7 @@ static int legal_actions(const Game *g, int seat, Act *out)
     if (g->phase == PH_MATCH_OVER)
         return 0;
     if (g->phase == PH_HAND_OVER) {
-        out[k++] = (Act){A_DEAL, -1, -1, 0, -1};
+        out[k++] = (Act){A_DEAL, -1, -1, 0, -1, 0, {0}};
         return k;
     }
     if (!g->active[seat])
@@ -861,7 +1305,7 @@ static int legal_actions(const Game *g, int seat, Act *out)
             for (int i = 0; i < len; i++) {
                 int c = hand[i];
                 uint64_t bit = 1ULL << (c & 63);
-                if ((seen[c >> 6] & bit) || !matches(g, c))
+                if ((seen[c >> 6] & bit) || !matches(g, seat, c))
                     continue;
                 seen[c >> 6] |= bit;
                 int bluff = is_bluff(g, seat, c);
@@ -870,21 +1314,21 @@ static int legal_actions(const Game *g, int seat, Act *out)
                     k = add_plays(g, out, k, seat, c, uno);
             }
             if (SW(g, S_VOLUNTARY) || !any_honest)
-                out[k++] = (Act){can_draw(g) ? A_DRAW : A_PASS, -1, -1, 0, -1};
+                out[k++] = (Act){can_draw(g) ? A_DRAW : A_PASS, -1, -1, 0, -1, 0, {0}};
         } else if (g->phase == PH_DRAWN) {
             int bluff = is_bluff(g, seat, g->drawn);
             if (!bluff || challenge_on)
                 k = add_plays(g, out, k, seat, g->drawn, uno);
             if (bluff || SW(g, S_PLAY_DRAWN) != PD_MUST)
-                out[k++] = (Act){A_PASS, -1, -1, 0, -1};
+                out[k++] = (Act){A_PASS, -1, -1, 0, -1, 0, {0}};
         } else if (g->phase == PH_PENALTY) {
-            out[k++] = (Act){A_DRAW, -1, -1, 0, -1};
+            out[k++] = (Act){A_DRAW, -1, -1, 0, -1, 0, {0}};
             if (challenge_on && g->pending_chal)
-                out[k++] = (Act){A_CHALLENGE, -1, -1, 0, -1};
+                out[k++] = (Act){A_CHALLENGE, -1, -1, 0, -1, 0, {0}};
             for (int i = 0; i < len; i++) {
                 int c = hand[i];
                 uint64_t bit = 1ULL << (c & 63);
-                if ((seen[c >> 6] & bit) || !stack_answers(g, c))
+                if ((seen[c >> 6] & bit) || !stack_answers(g, seat, c))
                     continue;
                 seen[c >> 6] |= bit;
                 if (challenge_on || !is_bluff(g, seat, c))
@@ -892,11 +1336,11 @@ static int legal_actions(const Game *g, int seat, Act *out)
             }
         } else if (g->phase == PH_COLOR) {
             for (int c = 0; c < 4; c++)
-                out[k++] = (Act){A_COLOR, -1, c, 0, -1};
+                out[k++] = (Act){A_COLOR, -1, c, 0, -1, 0, {0}};
         }
     } else if (SW(g, S_JUMP_IN) && g->phase == PH_PLAY) {
         int top = TOP(g);
-        if (!r->wild[top] && r->color[top] >= 0 && matches(g, top)) {
+        if (!r->wild[top] && r->color[top] >= 0 && matches(g, seat, top)) {
             for (int i = 0; i < len; i++) {
                 if (hand[i] == top) {
                     k = add_plays(g, out, k, seat, top, uno);
@@ -906,10 +1350,10 @@ static int legal_actions(const Game *g, int seat, Act *out)
         }
     }
     if (g->owes[seat] && len == 1)
-        out[k++] = (Act){A_UNO, -1, -1, 0, -1};
+        out[k++] = (Act){A_UNO, -1, -1, 0, -1, 0, {0}};
     for (int o = 0; o < g->n; o++)
         if (o != seat && catchable(g, o))
-            out[k++] = (Act){A_CATCH, -1, -1, 0, o};
+            out[k++] = (Act){A_CATCH, -1, -1, 0, o, 0, {0}};
     return k;
 }
 
@@ -927,47 +1371,52 @@ static inline uint32_t draw_below(Draw *d, uint32_t n)
     return d->twister ? mt_below(d->twister, n) : below(d->split, n);
 }
 
+static inline int same_play(const Act *x, const Act *y)
+{
+    return x->card == y->card && x->color == y->color && x->target == y->target
+           && x->npicks == y->npicks
+           && (x->npicks == 0 || memcmp(x->picks, y->picks, sizeof x->picks) == 0);
+}
+
 /* fast.choose (random_bot.pick) on the legal actions of the seat to act. */
 static Act choose(const Game *g, Draw *d)
 {
     Act legal[MAXACT];
     int k = legal_actions(g, g->to_act, legal);
-    Act options[MAXACT];
     int m = 0, uno_variants = 0;
     for (int i = 0; i < k; i++) {
-        if (legal[i].kind == A_PLAY) {
-            options[m++] = legal[i];
-            uno_variants |= legal[i].uno;
-        } else if (legal[i].kind == A_UNO) {
+        if (legal[i].kind == A_UNO)
             return legal[i];
-        }
+        uno_variants |= legal[i].kind == A_PLAY && legal[i].uno;
     }
-    if (m) {
-        if (uno_variants) {
-            /* One option per (card, color, target), the variant that calls UNO kept in
-             * the place of the first: the variants are listed side by side. */
-            int w = 0;
-            for (int i = 0; i < m; i++) {
-                if (w && options[w - 1].card == options[i].card
-                    && options[w - 1].color == options[i].color
-                    && options[w - 1].target == options[i].target) {
-                    if (options[i].uno)
-                        options[w - 1] = options[i];
-                    continue;
-                }
-                options[w++] = options[i];
-            }
-            m = w;
+    /* The plays, in place at the front (one per (card, color, targets), the variant that
+     * calls UNO kept in the place of the first: the variants are listed side by side). */
+    int first_kind = legal[0].kind;
+    Act other[4];
+    int n_other = 0;
+    for (int i = 0; i < k; i++) {
+        if (legal[i].kind != A_PLAY) {
+            if (n_other < 4 && (legal[i].kind == A_DRAW || legal[i].kind == A_PASS
+                                || legal[i].kind == A_DEAL))
+                other[n_other++] = legal[i];
+            continue;
         }
-        return m > 1 ? options[draw_below(d, (uint32_t)m)] : options[0];
+        if (uno_variants && m && same_play(&legal[m - 1], &legal[i])) {
+            if (legal[i].uno)
+                legal[m - 1] = legal[i];
+            continue;
+        }
+        legal[m++] = legal[i];
     }
-    if (legal[0].kind == A_COLOR)
+    if (m)
+        return m > 1 ? legal[draw_below(d, (uint32_t)m)] : legal[0];
+    if (first_kind == A_COLOR)
         return legal[draw_below(d, (uint32_t)k)];
     int order[3] = {A_DRAW, A_PASS, A_DEAL};
     for (int o = 0; o < 3; o++)
-        for (int i = 0; i < k; i++)
-            if (legal[i].kind == order[o])
-                return legal[i];
+        for (int i = 0; i < n_other; i++)
+            if (other[i].kind == order[o])
+                return other[i];
     return legal[0];
 }
 
@@ -976,7 +1425,7 @@ static Act choose_bot(const Game *g, Twister *t)
 {
     Draw d = {NULL, t};
     if (g->phase == PH_COLOR) /* four colors, then catches: the bot leaves the catches */
-        return (Act){A_COLOR, -1, (int)mt_below(t, 4), 0, -1};
+        return (Act){A_COLOR, -1, (int)mt_below(t, 4), 0, -1, 0, {0}};
     return choose(g, &d);
 }
 
@@ -1018,7 +1467,7 @@ static Act choose_greedy(const Game *g, uint64_t *policy)
 {
     const Rules *r = g->r;
     int seat = g->to_act;
-    Act a = {A_PLAY, -1, -1, 0, -1};
+    Act a = {A_PLAY, -1, -1, 0, -1, 0, {0}};
     int len = HLEN(g, seat);
     if (g->owes[seat] && len == 1) {
         a.kind = A_UNO;
@@ -1117,6 +1566,7 @@ static void start_hand(Game *g, int dealer)
     for (int s = 0; s < n; s++) {
         g->hidx[s] = s;
         g->hlen[s] = 0;
+        g->alen[s] = 0;
         g->rlen[s] = 0;
         g->active[s] = 1;
         g->discard_points[s] = 0;
@@ -1354,12 +1804,7 @@ static int switch_value(const SwitchSpec *spec, PyObject *value)
     case SW_SEATS:
         return 0; /* the seats of a game are checked where it is played */
     case SW_CARDS:
-        /* No mutant card: an empty map (or list) only. */
-        if ((PyDict_Check(value) && PyDict_GET_SIZE(value) == 0)
-            || (PySequence_Check(value) && PySequence_Size(value) == 0))
-            return 0;
-        PyErr_Clear();
-        break;
+        return 0; /* the deck comes as the card table: each card's effect is checked there */
     }
     PyErr_Format(PyExc_ValueError, "the C core does not play %s=%R", spec->name, value);
     return -1;
@@ -1477,6 +1922,9 @@ static PyObject *py_compile_rules(PyObject *self, PyObject *args)
         r.action_face[id] = (uint8_t)action_face;
         r.effect[id] = (uint8_t)e;
         r.first[id] = (uint8_t)f;
+        r.has_reactions |= e == EF_HOLY || e == EF_SCREW;
+        r.has_locks |= e == EF_KOBE;
+        r.has_score_cards |= e == EF_HOLY || e == EF_DUNG;
     }
     PyObject *items = PySequence_Fast(deck, "deck: expected a sequence of card ids");
     if (items == NULL)
@@ -1522,7 +1970,7 @@ static const Rules *rules_of(PyObject *obj)
 
 static PyObject *action_code(const Act *a)
 {
-    char buf[48];
+    char buf[48 + 4 * 4096];
     int k = 0;
     switch (a->kind) {
     case A_PLAY:
@@ -1531,6 +1979,9 @@ static PyObject *action_code(const Act *a)
             k += snprintf(buf + k, sizeof buf - (size_t)k, " %c", COLOR_LETTERS[a->color]);
         if (a->target >= 0)
             k += snprintf(buf + k, sizeof buf - (size_t)k, " @%d", a->target);
+        for (int s = 0; s < MAXP; s++)
+            for (int i = 0; i < a->picks[s] && k < (int)sizeof buf - 8; i++)
+                k += snprintf(buf + k, sizeof buf - (size_t)k, " @%d", s);
         if (a->uno)
             snprintf(buf + k, sizeof buf - (size_t)k, " uno");
         return PyUnicode_FromString(buf);
@@ -1608,15 +2059,17 @@ static PyObject *seat_or_none(int seat)
 static PyObject *state_json(const Game *g)
 {
     int n = g->n;
-    PyObject *hands = PyList_New(n), *recycled = PyList_New(n);
-    if (hands == NULL || recycled == NULL) {
+    PyObject *hands = PyList_New(n), *recycled = PyList_New(n), *aside = PyList_New(n);
+    if (hands == NULL || recycled == NULL || aside == NULL) {
         Py_XDECREF(hands);
         Py_XDECREF(recycled);
+        Py_XDECREF(aside);
         return NULL;
     }
     for (int s = 0; s < n; s++) {
         PyList_SET_ITEM(hands, s, card_list(HAND(g, s), HLEN(g, s)));
         PyList_SET_ITEM(recycled, s, card_list(g->recycled[s], g->rlen[s]));
+        PyList_SET_ITEM(aside, s, card_list(g->aside[s], g->alen[s]));
     }
     uint8_t owes[MAXP], called[MAXP], false_uno[MAXP], active[MAXP];
     memcpy(owes, g->owes, sizeof owes);
@@ -1626,7 +2079,7 @@ static PyObject *state_json(const Game *g)
     PyObject *pending_kind = g->pending_kind ? PyUnicode_FromString(PENDING_KINDS[g->pending_kind])
                                              : (Py_INCREF(Py_None), Py_None);
     return Py_BuildValue(
-        "{sKsNsNsNsisisNsisNsNsisNsNsNsNsNsNsisNsOsisOsNsNsNsNsNsisNsNsN}",
+        "{sKsNsNsNsisisNsisNsNsNsisNsNsNsNsNsNsisNsOsisOsNsNsNsNsNsisNsNsN}",
         "rng", (unsigned long long)g->rng,
         "scores", int_list(g->scores, n),
         "seating", int_list(g->seating, n),
@@ -1636,6 +2089,7 @@ static PyObject *state_json(const Game *g)
         "winner", seat_or_none(g->winner),
         "direction", g->direction,
         "hands", hands,
+        "set_aside", aside,
         "active", bool_list(active, n),
         "players_in_hand", g->players_in_hand,
         "draw_pile", card_list(g->pile, g->plen),
@@ -1673,7 +2127,7 @@ static const StateField STATE_FIELDS[] = {
     {"rng", F_READ}, {"log", F_IGNORED}, {"scores", F_READ}, {"seating", F_READ},
     {"position", F_READ}, {"hand_number", F_READ}, {"dealer", F_READ}, {"winner", F_READ},
     {"hand_result", F_IGNORED}, {"direction", F_READ}, {"hands", F_READ},
-    {"set_aside", F_EMPTY}, {"active", F_READ}, {"players_in_hand", F_READ},
+    {"set_aside", F_READ}, {"active", F_READ}, {"players_in_hand", F_READ},
     {"draw_pile", F_READ}, {"discard", F_READ}, {"discard_points", F_READ}, {"color", F_READ},
     {"to_act", F_READ}, {"phase", F_READ}, {"pending_draw", F_READ}, {"pending_kind", F_READ},
     {"pending_challengeable", F_READ}, {"pending_source", F_READ},
@@ -1848,13 +2302,9 @@ static Game *load_game(const Rules *r, PyObject *names, PyObject *values)
         if (load_cards(PySequence_Fast_ITEMS(hands)[s], g->hand[s], &g->hlen[s], counts,
                        "hands", s) < 0)
             goto fail;
-        PyObject *a = PySequence_Fast_ITEMS(aside)[s];
-        if (seq_of(a, -1, "set_aside") < 0)
+        if (load_cards(PySequence_Fast_ITEMS(aside)[s], g->aside[s], &g->alen[s], counts,
+                       "set_aside", s) < 0)
             goto fail;
-        if (PySequence_Fast_GET_SIZE(a)) {
-            PyErr_SetString(PyExc_ValueError, "set_aside: the C core plays no set-aside hands");
-            goto fail;
-        }
         PyObject *rec = PySequence_Fast_ITEMS(recycled)[s];
         if (seq_of(rec, -1, "recycled") < 0)
             goto fail;
@@ -1975,7 +2425,7 @@ static Game *load_game(const Rules *r, PyObject *names, PyObject *values)
             goto fail;
         }
         g->drawn = card;
-        if (!matches(g, card)) {
+        if (!matches(g, g->to_act, card)) {
             PyErr_Format(PyExc_ValueError,
                          "drawn: %s does not fit the pile, so there is no drawn card to decide "
                          "on", card_codes[card]);
@@ -2305,7 +2755,7 @@ static PyObject *py_sim_games(PyObject *self, PyObject *args)
                 if (g->phase == PH_MATCH_OVER || !matches)
                     break;
                 /* Table.deal: the seat left of the dealer in seat numbers deals. */
-                Act deal = {A_DEAL, -1, -1, 0, -1};
+                Act deal = {A_DEAL, -1, -1, 0, -1, 0, {0}};
                 apply(g, (g->dealer + 1) % n, &deal);
                 sim->actions++;
                 hand_limit = sim->actions + limit;
@@ -2314,6 +2764,15 @@ static PyObject *py_sim_games(PyObject *self, PyObject *args)
             if (sim->actions >= hand_limit) {
                 sim->stuck = 1;
                 break;
+            }
+            /* Table's out-of-turn offers: a random bot that owes its UNO call makes it at
+             * once (it never catches, and nothing else is offered without jump_in). */
+            for (int s = 0; s < n; s++) {
+                if (s != g->to_act && g->active[s] && g->owes[s] && HLEN(g, s) == 1) {
+                    Act call = {A_UNO, -1, -1, 0, -1, 0, {0}};
+                    apply(g, s, &call);
+                    sim->actions++;
+                }
             }
             int seat = g->to_act;
             Act a = choose_bot(g, &bots[seat]);
@@ -2451,7 +2910,7 @@ PyMODINIT_FUNC PyInit__fastcore(void)
                 Py_DECREF(text);
             }
         } else if (spec->kind == SW_CARDS) {
-            values = PyUnicode_FromString("no mutants");
+            values = PyUnicode_FromString("any whose effects are in EFFECTS");
         } else {
             values = PyUnicode_FromString("any");
         }

@@ -35,8 +35,8 @@ True
 >>> game = Game("alupula", players=4, seed=3)
 >>> playout_from(game, seed=9) == playout_from_py(game, seed=9)
 True
->>> why_unsupported("byond").startswith("the C core does not play cards=")
-True
+>>> why_unsupported({"preset": "byond", "cards": {"SP": 8}})
+'the C core holds decks of up to 160 cards, not 176'
 """
 
 from __future__ import annotations
@@ -155,10 +155,10 @@ def compiled(rules: RuleSet | str | dict[str, Any], players: int) -> bytes:
 
     >>> len(compiled("alupula", 3)) > 0
     True
-    >>> compiled({"preset": "standard", "cards": {"SPY": 1}}, 3)
+    >>> compiled({"preset": "byond", "cards": {"SPY": 8, "SP": 8}}, 3)
     Traceback (most recent call last):
     ...
-    una.engine.fast.CoreUnsupported: the C core does not play cards={'SPY': 1}
+    una.engine.fast.CoreUnsupported: the C core holds decks of up to 160 cards, not 183
     """
     result = _compile(_ruleset(rules), players)
     if isinstance(result, str):
@@ -176,9 +176,9 @@ def supports(rules: RuleSet | str | dict[str, Any], players: int = 2) -> bool:
     """Whether the C core plays ``rules`` (built and enabled, every switch value and card
     effect one it implements).
 
-    >>> supports("telegram"), supports({"preset": "telegram", "seven_zero": True})
+    >>> supports("byond"), supports({"preset": "telegram", "seven_zero": True})
     (True, True)
-    >>> supports("byond")
+    >>> supports({"preset": "byond", "cards": {"KOBE": 8, "SP": 8}})
     False
     """
     return why_unsupported(rules, players) is None
@@ -627,14 +627,14 @@ def sim_games(
 
 def sim_unsupported(rules: RuleSet, players: int) -> str | None:
     """Why ``una sim``'s random bots cannot be played in C under ``rules`` (``None``: they
-    can). Random bots act out of turn only under ``jump_in`` (a jump-in) and
-    ``seven_zero`` (an UNO call owed after a swap): the Python driver's out-of-turn offers
-    then decide, so those run in Python."""
+    can). Out of turn a random bot only calls an UNO it owes (after hands moved), which
+    the core does as the driver's offers do, and jumps in under ``jump_in``: the driver's
+    rotating offers and the bots' generators then decide, so that runs in Python."""
     reason = why_unsupported(rules, players)
     if reason is not None:
         return reason
-    if rules.jump_in or rules.seven_zero:
-        return "random bots act out of turn under jump_in and seven_zero: the Python driver"
+    if rules.jump_in:
+        return "random bots jump in under jump_in: the Python driver offers those"
     return None
 
 
