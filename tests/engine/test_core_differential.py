@@ -9,7 +9,6 @@ built (the ``core`` fixture).
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from typing import Any
 
@@ -26,17 +25,6 @@ from una.engine.rng import Rng
 from una.engine.rules import SWITCHES, RuleSet
 from una.engine.state import NAMES, HandState
 
-
-@pytest.fixture(scope="module")
-def core() -> Any:
-    if not fast.available():
-        message = "the C core una.engine._fastcore is not built (run ./scripts/setup)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return fast._fastcore
-
-
 #: The presets whose every card the core plays: all of them.
 CORE_PRESETS = tuple(name for name in sorted(PRESETS) if fast.supports(name))
 MUTANT_FAMILIES = tuple(MUTANTS)
@@ -48,7 +36,7 @@ PLAY_SWITCHES = {
 }
 
 
-def test_the_core_plays_every_preset() -> None:
+def test_the_core_plays_every_preset(core: Any) -> None:
     assert CORE_PRESETS == ("alupula", "byond", "standard", "telegram")
     # A deck larger than the core holds is refused (and played in Python).
     reason = fast.why_unsupported({"preset": "byond", "cards": {"SP": 8}})

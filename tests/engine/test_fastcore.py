@@ -6,7 +6,6 @@ under ``CI=true``: ``scripts/setup`` builds it, so a CI run without it is a brok
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 from typing import Any
@@ -18,17 +17,6 @@ from una.engine import Card, Color, Game, Phase, RuleSet, fast
 from una.engine.events import HandEnded, Passed, Reshuffled
 from una.engine.rng import Rng
 from una.engine.state import NAMES
-
-
-@pytest.fixture
-def core() -> Any:
-    """The compiled module, or a skip (a failure under CI=true) when it is not built."""
-    if not fast.available():
-        message = "the C core una.engine._fastcore is not built (run ./scripts/setup)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return fast._fastcore
 
 
 def c_result(core: Any, game: Game, seed: int) -> tuple[int, int, int]:
@@ -290,7 +278,7 @@ def test_playout_from_a_catch_while_a_color_is_named(core: Any) -> None:
 # ------------------------------------------------------------------- bad input
 
 
-def test_unsupported_rules_fall_back_to_python() -> None:
+def test_unsupported_rules_fall_back_to_python(core: Any) -> None:
     assert fast.supports("standard") and fast.supports(RuleSet.from_json({"target": 100}))
     assert fast.supports("telegram") and fast.supports("alupula") and fast.supports("byond")
     big = RuleSet.from_json({"preset": "byond", "cards": {"SP": 8}})

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from una.engine import Record, RuleSet, fast
+from una.engine import Record, RuleSet
 from una.sim.report import summarize
 from una.sim.runner import SimConfig, core_unsupported, derive_seed, play_game, run
 
@@ -60,16 +59,6 @@ def test_derived_seeds_are_stable() -> None:
     assert 0 <= derive_seed(2**70, "x") < 2**63
 
 
-@pytest.fixture
-def core() -> None:
-    """A skip (a failure under CI=true) when the C core is not built."""
-    if not fast.available():
-        message = "the C core una.engine._fastcore is not built (run ./scripts/setup)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-
-
 @pytest.mark.parametrize(
     "rules",
     [
@@ -84,7 +73,7 @@ def core() -> None:
          "draw_until_playable": True, "scoring": "penalty", "target": 80},
     ],
 )  # fmt: skip
-def test_random_bots_in_the_core_play_the_python_drivers_games(core: None, rules: Any) -> None:
+def test_random_bots_in_the_core_play_the_python_drivers_games(core: Any, rules: Any) -> None:
     for players, matches in ((2, False), (5, False), (3, True)):
         config = SimConfig(
             RuleSet.from_json(rules), players, games=12, bots=("random",), seed=3,
@@ -95,7 +84,7 @@ def test_random_bots_in_the_core_play_the_python_drivers_games(core: None, rules
         assert in_core == [play_game(config, index) for index in range(config.games)]
 
 
-def test_what_the_core_does_not_play_runs_in_python(tmp_path: Path) -> None:
+def test_what_the_core_does_not_play_runs_in_python(core: Any, tmp_path: Path) -> None:
     rules = RuleSet.from_json("standard")
     mixed = SimConfig(rules, 2, games=2, bots=("random", "heuristic"))
     assert core_unsupported(mixed) == "only random bots are played in the C core"

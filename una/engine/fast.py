@@ -35,8 +35,8 @@ True
 >>> game = Game("alupula", players=4, seed=3)
 >>> playout_from(game, seed=9) == playout_from_py(game, seed=9)
 True
->>> why_unsupported({"preset": "byond", "cards": {"SP": 8}})
-'the C core holds decks of up to 160 cards, not 176'
+>>> print(why_unsupported({"preset": "byond", "cards": {"SP": 8}}))  # doctest: +ELLIPSIS
+the C core ...
 """
 
 from __future__ import annotations
@@ -153,12 +153,11 @@ def compiled(rules: RuleSet | str | dict[str, Any], players: int) -> bytes:
     """The rule set compiled for the C core at ``players`` seats; :class:`CoreUnsupported`
     if the core does not play it.
 
-    >>> len(compiled("alupula", 3)) > 0
-    True
-    >>> compiled({"preset": "byond", "cards": {"SPY": 8, "SP": 8}}, 3)
-    Traceback (most recent call last):
-    ...
-    una.engine.fast.CoreUnsupported: the C core holds decks of up to 160 cards, not 183
+    >>> try:  # a deck larger than the core holds (or no core built)
+    ...     compiled({"preset": "byond", "cards": {"SPY": 8, "SP": 8}}, 3)
+    ... except CoreUnsupported as refusal:
+    ...     print(refusal)  # doctest: +ELLIPSIS
+    the C core ...
     """
     result = _compile(_ruleset(rules), players)
     if isinstance(result, str):
@@ -176,8 +175,8 @@ def supports(rules: RuleSet | str | dict[str, Any], players: int = 2) -> bool:
     """Whether the C core plays ``rules`` (built and enabled, every switch value and card
     effect one it implements).
 
-    >>> supports("byond"), supports({"preset": "telegram", "seven_zero": True})
-    (True, True)
+    >>> supports("byond") == supports({"preset": "telegram", "seven_zero": True}) == available()
+    True
     >>> supports({"preset": "byond", "cards": {"KOBE": 8, "SP": 8}})
     False
     """

@@ -179,6 +179,9 @@ def bench_main(
             f"{speedup:,.0f}x" if r.engine == "c" else "",
         )
     console.print(out)
+    if not fast.available():
+        console.print("The compiled core is not built (see docs/benchmarks.md): Python only.")
+        return
     for preset in presets:
         reason = fast.why_unsupported(preset)
         if reason is not None:
