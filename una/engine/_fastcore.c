@@ -2686,6 +2686,63 @@ static PyObject *py_playouts_from(PyObject *self, PyObject *args)
     return result;
 }
 
+/* una.sim.driver.Table._offer_out_of_turn with a random bot in every seat: each seat but
+ * the one to act that has a legal action is asked once, in an order that starts one seat
+ * later each time; the bot calls an UNO it owes, else jumps in with one of its plays or
+ * does nothing, uniformly (RandomBot.choose); after a jump-in the offers start again. */
+static void offer_out_of_turn(Game *g, Twister *bots, int *rotation, long *turns, long *actions)
+{
+    int n = g->n, start = *rotation;
+    *rotation = (start + 1) % n;
+    uint8_t asked[MAXP] = {0};
+    Act legal[MAXACT];
+    int i = 0;
+    while (i < n) {
+        int seat = (start + i) % n;
+        i++;
+        if (asked[seat] || seat == g->to_act || is_over(g))
+            continue;
+        int k = legal_actions(g, seat, legal);
+        if (k == 0)
+            continue;
+        asked[seat] = 1;
+        Act chosen;
+        int found = 0;
+        for (int j = 0; j < k && !found; j++) {
+            if (legal[j].kind == A_UNO) {
+                chosen = legal[j];
+                found = 1;
+            }
+        }
+        if (!found) {
+            int m = 0; /* plays(legal): one per (card, color, targets), UNO variant kept */
+            for (int j = 0; j < k; j++) {
+                if (legal[j].kind != A_PLAY)
+                    continue;
+                if (m && same_play(&legal[m - 1], &legal[j])) {
+                    if (legal[j].uno)
+                        legal[m - 1] = legal[j];
+                    continue;
+                }
+                legal[m++] = legal[j];
+            }
+            if (m == 0)
+                continue;
+            int index = (int)mt_below(&bots[seat], (uint32_t)(m + 1));
+            if (index == m)
+                continue;
+            chosen = legal[index];
+        }
+        apply(g, seat, &chosen);
+        (*actions)++;
+        if (chosen.kind <= A_CHALLENGE) {
+            turns[seat]++;
+            memset(asked, 0, sizeof asked);
+            i = 0;
+        }
+    }
+}
+
 /* sim_games(rules, games, matches, limit) -> list of results: una sim's games with a
  * random bot in every seat. games: (game seed, first dealer, (bot seed per seat)) per
  * game; each result is (winner, points, turns per seat, actions, hands), as
@@ -2749,6 +2806,7 @@ static PyObject *py_sim_games(PyObject *self, PyObject *args)
         new_game(g, r, sim->seed, sim->dealer);
         for (int s = 0; s < n; s++)
             mt_seed(&bots[s], sim->bots[s]);
+        int rotation = 0;
         long hand_limit = limit;
         while (1) {
             if (is_over(g)) {
@@ -2765,15 +2823,9 @@ static PyObject *py_sim_games(PyObject *self, PyObject *args)
                 sim->stuck = 1;
                 break;
             }
-            /* Table's out-of-turn offers: a random bot that owes its UNO call makes it at
-             * once (it never catches, and nothing else is offered without jump_in). */
-            for (int s = 0; s < n; s++) {
-                if (s != g->to_act && g->active[s] && g->owes[s] && HLEN(g, s) == 1) {
-                    Act call = {A_UNO, -1, -1, 0, -1, 0, {0}};
-                    apply(g, s, &call);
-                    sim->actions++;
-                }
-            }
+            offer_out_of_turn(g, bots, &rotation, sim->turns, &sim->actions);
+            if (is_over(g))
+                continue;
             int seat = g->to_act;
             Act a = choose_bot(g, &bots[seat]);
             apply(g, seat, &a);

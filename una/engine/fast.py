@@ -626,15 +626,10 @@ def sim_games(
 
 def sim_unsupported(rules: RuleSet, players: int) -> str | None:
     """Why ``una sim``'s random bots cannot be played in C under ``rules`` (``None``: they
-    can). Out of turn a random bot only calls an UNO it owes (after hands moved), which
-    the core does as the driver's offers do, and jumps in under ``jump_in``: the driver's
-    rotating offers and the bots' generators then decide, so that runs in Python."""
-    reason = why_unsupported(rules, players)
-    if reason is not None:
-        return reason
-    if rules.jump_in:
-        return "random bots jump in under jump_in: the Python driver offers those"
-    return None
+    can): wherever the core plays the rules. Out of turn a random bot calls an UNO it
+    owes (after hands moved) or jumps in (``jump_in``); the core makes the driver's
+    rotating offers as :class:`una.sim.driver.Table` does."""
+    return why_unsupported(rules, players)
 
 
 _COLOR_INDEX = {color: index for index, color in enumerate(COLORS)}
