@@ -65,7 +65,7 @@ from una.engine.events import (
 )
 from una.engine.rng import Rng
 from una.engine.rules import RuleSet
-from una.engine.state import COPIERS, StateSlots
+from una.engine.state import StateSlots, copy_into
 
 
 class Phase(enum.Enum):
@@ -226,8 +226,7 @@ class Game(StateSlots):
         """An independent copy (cheap: lists of shared card values, one-integer generator)."""
         twin = object.__new__(Game)
         twin.__dict__.update(self.__dict__)  # what does not change in play: shared
-        for name, copier in COPIERS:  # the state, as una.engine.state declares it
-            setattr(twin, name, copier(getattr(self, name)))
+        copy_into(self, twin)  # the state, as una.engine.state declares it
         twin._events = []
         return twin
 
