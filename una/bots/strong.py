@@ -365,9 +365,9 @@ class StrongBot(Bot):
 
     def _rollout(self, game: Game, rng: random.Random) -> list[float]:
         if self._compiled:
-            # The C core plays the standard rules' hand ~300x faster than Python, so one
-            # sampled position is played out REPEATS times by the greedy policy (fewer
-            # samples, each judged better); ROLLOUT_LIMIT-long hands count for nobody.
+            # The C core plays a hand 50-300x faster than Python, so one sampled position
+            # is played out REPEATS times (fewer samples, each judged better);
+            # ROLLOUT_LIMIT-long hands count for nobody.
             wins = fast.playouts_from(
                 game,
                 rng.getrandbits(63),

@@ -274,8 +274,9 @@ def _strongest(count: list[int], value: list[int], rng: Rng) -> int:
 
 
 def choose_greedy(game: Game, rng: Rng) -> Action:
-    """The greedy rollout policy's action for the seat to act in a standard-rules ``game``
-    (the C core's ``choose_greedy``, draw for draw from ``rng``).
+    """The greedy rollout policy's action for the seat to act in ``game``, under rules
+    :func:`supports_greedy` accepts (the C core's ``choose_greedy``, draw for draw from
+    ``rng``).
 
     Not a bot (it reads the game, not a view): the core of the ``heuristic`` bot's
     judgment for search rollouts. It plays the card that keeps it in the color it holds
