@@ -168,7 +168,7 @@ def test_positions_of_every_phase(core: Any) -> None:
              "finish": "to_the_last", "stack_draw_two": True},
         )
     ]  # fmt: skip
-    for index in range(27):
+    for index in range(18):
         rules = rules_list[index % len(rules_list)]
         low, high = rules.players
         players = low + index % (high - low + 1)
@@ -179,7 +179,7 @@ def test_positions_of_every_phase(core: Any) -> None:
                      is Phase.COLOR)  # fmt: skip
             game = Game(rules, players, seed=next(seeds))
         rng = Rng(index)
-        for position in [game, *compare(core, game, index, hands=1)[:: 12 + index % 7]]:
+        for position in [game, *compare(core, game, index, hands=1)[:: 16 + index % 7]]:
             if position.hand_over:
                 continue
             seen[position.phase.value] += 1

