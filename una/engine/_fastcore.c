@@ -2694,6 +2694,11 @@ static void offer_out_of_turn(Game *g, Twister *bots, int *rotation, long *turns
 {
     int n = g->n, start = *rotation;
     *rotation = (start + 1) % n;
+    int jump_in = SW(g, S_JUMP_IN), owed = 0;
+    for (int s = 0; s < n; s++)
+        owed |= g->owes[s];
+    if (!jump_in && !owed)
+        return; /* nobody would act: a catch alone the random bot never takes */
     uint8_t asked[MAXP] = {0};
     Act legal[MAXACT];
     int i = 0;
@@ -2702,6 +2707,8 @@ static void offer_out_of_turn(Game *g, Twister *bots, int *rotation, long *turns
         i++;
         if (asked[seat] || seat == g->to_act || is_over(g))
             continue;
+        if (!jump_in && !(g->owes[seat] && HLEN(g, seat) == 1))
+            continue; /* what it may do (a catch) it does not: as if asked */
         int k = legal_actions(g, seat, legal);
         if (k == 0)
             continue;
