@@ -211,3 +211,26 @@ def test_a_constructed_position_needs_the_rule_sets_deck(core: Any) -> None:
     game.phase = Phase.MATCH_OVER
     with pytest.raises(ValueError, match="the hand is over"):
         core.playout_from(fast.compiled(game.rules, 2), NAMES, fast._values(game), 1)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_target_practice_on_a_long_stack(core: Any, players: int) -> None:
+    """Target Practice answering a stack of 70: 74 picks to split (every split listed with
+    two others, one with one, each taking all and the even split with three)."""
+    games = (Game("byond", players, seed=seed) for seed in range(100))
+    game = next(g for g in games if g.to_act is not None and g.phase is Phase.PLAY
+                and not any(c.symbol == "KOBE" for c in g.hands[g.to_act]))  # fmt: skip
+    seat = game.to_act
+    assert seat is not None
+    card = Card.parse("WTP")
+    for cards in (game.draw_pile, game.discard[:-1], *game.hands):
+        if card in cards:
+            cards.remove(card)
+            break
+    game.hands[seat].append(card)
+    game.phase, game.pending_draw, game.pending_kind = Phase.PENALTY, 70, "WILD"
+    game.pending_source = (seat - 1) % players
+    plays = [a for a in game.legal_actions(seat) if a.card == card]
+    assert len(plays) == 4 * {2: 1, 3: 75, 4: 4}[players]
+    for policy_seed in range(4):
+        compare(core, game, policy_seed, hands=1)

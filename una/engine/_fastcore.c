@@ -271,7 +271,6 @@ typedef struct {
     int lock; /* nagasaki_lock, -1 */
     int rank_len;
     int hand_winner;      /* the last hand's result: winner, -1 none */
-    int hand_blocked;
     int hand_points[MAXP];
     uint64_t rng;
     int plen, dlen;
@@ -610,7 +609,7 @@ static void end_hand(Game *g, int blocked)
         g->hand_points[s] = points[s];
     }
     g->hand_winner = winner;
-    g->hand_blocked = blocked;
+    (void)blocked; /* the core reports no HandEnded event */
     g->to_act = -1;
     g->drawn = -1;
     clear_pending(g);
@@ -1213,10 +1212,14 @@ static int tp_splits(const Game *g, int seat, int16_t (*splits)[MAXP])
             splits[k][others[i % m]]++;
         return k + 1;
     }
-    /* Non-decreasing index sequences of length count over 0..m-1, in order. */
-    int idx[MAXP * 0 + 64];
-    if (count > 64)
-        count = 64; /* unreachable: C(m+63, 64) > MAX_SPLITS for m >= 2 */
+    if (m == 1) { /* one way, whatever the count */
+        memset(splits[0], 0, sizeof splits[0]);
+        splits[0][others[0]] = (int16_t)count;
+        return 1;
+    }
+    /* Non-decreasing index sequences of length count over 0..m-1, in order; with m >= 2
+     * and at most MAX_SPLITS of them, count + 1 <= MAX_SPLITS. */
+    int idx[MAX_SPLITS];
     for (int i = 0; i < count; i++)
         idx[i] = 0;
     while (1) {
@@ -2116,9 +2119,9 @@ static PyObject *state_json(const Game *g)
 }
 
 /* The HandState fields, in una.engine.state.FIELDS order, and what the loader does with
- * each: reads it, checks it is empty, or ignores it (it never changes play: the log, who
+ * each: reads it or ignores it (it never changes play: the log, who
  * saw which hand, a finished hand's result). */
-enum { F_READ, F_EMPTY, F_IGNORED };
+enum { F_READ, F_IGNORED };
 typedef struct {
     const char *name;
     int use;
