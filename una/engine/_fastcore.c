@@ -34,7 +34,10 @@
 #define DECKMAX 160       /* the largest deck the core holds */
 #define CAP (DECKMAX + 8) /* room for a card more than the deck (the first-card loop) */
 #define MAXP 10
-#define MAXACT 2100 /* 126 Target Practice splits x 4 colors x 2, and more */
+/* Legal actions at most: 126 Target Practice splits x 4 colors x 2 UNO variants, plus
+ * every other card of the largest deck the core holds with its colors, picks and variants
+ * (under 500 more), plus catches. */
+#define MAXACT 2100
 #define MAX_SPLITS 126 /* effects/byond.py MAX_LISTED_SPLITS */
 #define MOVE_LIMIT 1000000
 
