@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from stacking import drain
 
 from una.engine import Card, Game, Phase, fast
 from una.engine.cards import MUTANTS
@@ -115,20 +116,6 @@ def test_generated_games_and_positions_from_them(
     live = [p for p in positions if not p.hand_over]
     for position in data.draw(st.lists(st.sampled_from(live), max_size=3)) if live else ():
         compare(core, position, data.draw(st.integers(0, 2**64 - 1)), hands=2)
-
-
-def drain(game: Game, keep_pile: int, keep_discard: int, rng: Rng) -> None:
-    """All but ``keep_pile`` cards of the draw pile and all but the top and
-    ``keep_discard`` of the discard pile go into random hands of players in the hand."""
-    moved = game.draw_pile[: max(0, len(game.draw_pile) - keep_pile)]
-    del game.draw_pile[: len(moved)]
-    under = game.discard[:-1]
-    cut = max(0, len(under) - keep_discard)
-    moved += under[:cut]
-    game.discard[:] = under[cut:] + game.discard[-1:]
-    seats = game.seats_in_hand()
-    for card in moved:
-        game.hands[seats[rng.below(len(seats))]].append(card)
 
 
 def owe_uno(game: Game, rng: Rng) -> bool:

@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from stacking import drain
 
 from una.bots.random_bot import pick
 from una.engine import Card, Color, Game, Phase, RuleSet, fast
@@ -168,19 +169,6 @@ def test_playout_from_a_finished_hand_gives_its_winner() -> None:
     advance(game, 10_000, Rng(4))
     assert game.hand_result is not None
     assert fast.playout_from(game, 1) == game.hand_result.winner
-
-
-def drain(game: Game, keep_pile: int, keep_discard: int, rng: Rng) -> None:
-    """Position setup: all but ``keep_pile`` cards of the draw pile and all but the top and
-    ``keep_discard`` cards of the discard pile go into random hands (every card stays)."""
-    moved = game.draw_pile[: max(0, len(game.draw_pile) - keep_pile)]
-    del game.draw_pile[: len(moved)]
-    under = game.discard[:-1]
-    cut = max(0, len(under) - keep_discard)
-    moved += under[:cut]
-    game.discard[:] = under[cut:] + game.discard[-1:]
-    for card in moved:
-        game.hands[rng.below(game.n)].append(card)
 
 
 def test_playout_from_exhausted_piles(core: Any) -> None:
