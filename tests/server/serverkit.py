@@ -12,10 +12,14 @@ import subprocess
 import sys
 import time
 import urllib.request
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from websockets.asyncio.client import ClientConnection, connect
+
+from una.server.storage import create_engine
 
 UNA = str(Path(sys.executable).parent / "una")
 
@@ -218,3 +222,67 @@ async def play_until_over(
                 await player.send({"type": "act", "action": code, "version": state["version"]})
         await asyncio.sleep(0.005)
     raise TimeoutError("the match did not end in time")
+
+
+async def sql(db: str, statement: str, **params: Any) -> list[Any]:
+    """Run one statement against a server's database, on a connection of its own; its rows."""
+    engine = create_engine(db)
+    try:
+        async with engine.begin() as conn:
+            result = await conn.execute(sa.text(statement), params)
+            return list(result.all()) if result.returns_rows else []
+    finally:
+        await engine.dispose()
+
+
+async def frozen(server: Server, name: str) -> ClientConnection:
+    """A client that says hello and then never reads again: its receive buffer is tiny and
+    its library stops reading while one message waits."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", server.port))
+    ws = await connect(server.ws, sock=sock, max_queue=1, ping_interval=None, max_size=None)
+    await ws.send(json.dumps({"type": "hello", "name": name}))
+    return ws
+
+
+def frame_size(frame: dict[str, Any]) -> int:
+    """The bytes of a frame as the server sends it."""
+    return len(json.dumps(frame, ensure_ascii=False).encode())
+
+
+async def seated(server: Server, names: list[str], **create: Any) -> tuple[str, list[Player]]:
+    """A table created by the first player and joined by the others; its code."""
+    players = [await Player(server, name).connect() for name in names]
+    await players[0].send({"type": "create", "rules": "standard", "seats": len(names) + 1,
+                           "bots": 1, **create})  # fmt: skip
+    code = (await players[0].expect("joined"))["table"]
+    for player in players[1:]:
+        await player.send({"type": "join", "table": code})
+        await player.expect("joined")
+    return code, players
+
+
+async def started(players: list[Player]) -> None:
+    await players[0].send({"type": "start"})
+    for player in players:
+        while player.view is None:
+            await player.expect("state")
+
+
+async def seed_tables(db: str, count: int) -> None:
+    """``count`` open public tables, written straight into the database (as if 5,000 people
+    had each made one), in one transaction."""
+    from una.engine import RuleSet
+    from una.server.rooms import Table
+    from una.server.storage import Storage
+    from una.server.storage import tables as tables_table
+
+    config = Table("X", None, RuleSet.from_json("standard"), 4, public=True)
+    config.seats = [None] * 4
+    text = json.dumps(config.config())
+    now = datetime.now(UTC)
+    rows = [{"code": f"S{i:04d}", "host_id": None, "config": text, "status": "open",
+             "created_at": now} for i in range(count)]  # fmt: skip
+    async with await Storage.open(db) as storage, storage.engine.begin() as conn:
+        await conn.execute(tables_table.insert(), rows)

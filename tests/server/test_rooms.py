@@ -1,11 +1,17 @@
-"""Room internals that need no socket: the computer players a table keeps."""
+"""Room internals that need no socket: the computer players a table keeps, a client's send
+queue, whom a kick means."""
 
 from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
 
 from una.bots.heuristic import HeuristicBot
 from una.bots.strong import StrongBot
 from una.engine import Game, RuleSet
-from una.server.rooms import Table
+from una.server.rooms import Client, RoomError, RoomService, SeatInfo, Table
 
 
 def test_a_table_keeps_one_bot_per_seat_for_the_match() -> None:
@@ -23,3 +29,61 @@ def test_a_table_keeps_one_bot_per_seat_for_the_match() -> None:
     table.game = Game("standard", players=3, seed=2)
     assert table.watchers() == []
     assert table.agent(2, "heuristic") is not None and len(table.agents[1]) == 1
+
+
+def test_a_socket_that_falls_behind_is_dropped_and_holds_nobody_up() -> None:
+    async def scenario() -> None:
+        stuck = asyncio.Event()  # never set: a reader that stopped
+        sent: list[dict[str, Any]] = []
+        closed: list[bool] = []
+        dropped: list[Client] = []
+
+        async def send_json(message: dict[str, Any]) -> None:
+            sent.append(message)
+            await stuck.wait()
+
+        async def close() -> None:
+            closed.append(True)
+
+        client = Client(send_json, close=close, queue_size=3, on_drop=dropped.append)
+        for n in range(4):  # one is being written, three wait
+            await asyncio.wait_for(client.send({"n": n}), 0.1)  # never waits for the socket
+            await asyncio.sleep(0)
+        assert sent == [{"n": 0}] and not client.dropped
+        await asyncio.wait_for(client.send({"n": 4}), 0.1)
+        await asyncio.sleep(0.01)
+        assert client.dropped and closed == [True] and dropped == [client]
+        await client.send({"n": 5})  # after the drop: nothing more
+        assert sent == [{"n": 0}]
+
+        direct: list[dict[str, Any]] = []
+
+        async def deliver(message: dict[str, Any]) -> None:
+            direct.append(message)
+
+        in_process = Client(deliver)  # no queue: delivered before send returns
+        await in_process.send({"n": 1})
+        assert direct == [{"n": 1}]
+
+    asyncio.run(scenario())
+
+
+def test_kick_names_exactly_then_up_to_case_never_the_host() -> None:
+    service = RoomService(storage=None)  # type: ignore[arg-type]  # names only, no storage
+    table = Table("ABCD", 1, RuleSet.from_json("standard"), 4)
+    table.seats = [SeatInfo("Ann", player_id=1), SeatInfo("ann", player_id=2),
+                   SeatInfo("Bob", player_id=3), None]  # fmt: skip
+    table.spectators = {4, 5}
+    service.names = {1: "Ann", 2: "ann", 3: "Bob", 4: "Eve", 5: "EVE"}
+    assert service._player_named(table, "ann", host=1) == 2
+    assert service._player_named(table, "ANN", host=1) == 2  # the host never
+    assert service._player_named(table, "@bob", host=1) == 3
+    assert service._player_named(table, "Eve", host=1) == 4
+    with pytest.raises(RoomError, match="cannot be told apart") as refused:
+        service._player_named(table, "eve", host=1)
+    assert refused.value.code == "no_player"
+    assert service._player_named(table, "ann", host=2) == 1  # "ann" hosts: the other one
+    with pytest.raises(RoomError, match="cannot kick herself"):
+        service._player_named(table, "bob", host=3)
+    with pytest.raises(RoomError, match="nobody called 'Zed'"):
+        service._player_named(table, "Zed", host=1)

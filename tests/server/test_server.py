@@ -171,13 +171,19 @@ def test_chat_and_every_verb(server: Server) -> None:
         await ann.send({"type": "chat", "text": "/endgame"})
         while ann.state["table"]["status"] != "waiting":  # type: ignore[index]
             await ann.expect("state")
-        # A chat line that begins with "una" calls UNO (harmless when not at one card).
+        # A chat line that begins with "una" or «уно» is the una command, not chat (BYOND's
+        # rule); begun with a space it is chat; "uno" is chat.
         await ann.send({"type": "chat", "text": "/startgame"})
         while ann.state["table"]["status"] != "playing":  # type: ignore[index]
             await ann.expect("state")
-        mark = bob.mark()
-        await ann.send({"type": "chat", "text": "уно!"})
-        assert (await bob.expect("chat", since=mark))["text"] == "уно!"
+        for line, said in (("уно!", "UNA!"), ("Unabombers are wacky", "UNA!"),
+                           (" unabombers are wacky", "unabombers are wacky"),
+                           ("uno, dos", "uno, dos")):  # fmt: skip
+            mark = bob.mark()
+            await ann.send({"type": "chat", "text": line})
+            assert (await bob.expect("chat", since=mark))["text"] == said
+        chats = [f["text"] for f in bob.frames if f["type"] == "chat"]
+        assert "уно!" not in chats and "Unabombers are wacky" not in chats
         await ann.send({"type": "chat", "text": "/leave"})
         await ann.expect("left")
         for player in (ann, bob):

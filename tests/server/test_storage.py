@@ -107,7 +107,7 @@ async def test_migrations_run_once_and_reopen(storage_url: str) -> None:
         assert storage.dialect == storage_url.split(":")[0].split("+")[0]
         async with storage.engine.connect() as conn:
             versions = await conn.execute(sa.text("SELECT version_num FROM alembic_version"))
-            assert versions.scalars().all() == ["0001"]
+            assert versions.scalars().all() == ["0002"]
     if "?schema=" in storage_url:  # the same schema, given as an argument
         base, schema = storage_url.split("?schema=")
         async with await Storage.open(base, schema=schema) as storage:
@@ -411,3 +411,86 @@ async def test_durable_across_a_restart(storage_url: str) -> None:
         assert live.id == game_id and live.actions == [(1, "draw")]
         await restarted.append_action(game_id, 1, 1, "pass")
     await crashed.close()
+
+
+# ------------------------------------------------------- one transaction per table change
+
+
+@aio
+async def test_a_match_start_is_one_transaction(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        old = await _new_game(storage, "K7QX2")
+        header = {"format": "una/1", "rules": "standard", "players": ["A", "B"], "seed": 2}
+        new = await storage.start_game(
+            "K7QX2", header, engine_version="9.9", config={"seats": 2, "game_seats": [0, 1]},
+            status="playing", finish=(old, {"ended": "by vote"}),
+        )  # fmt: skip
+        table = await storage.table("K7QX2")
+        assert table is not None and table.status == "playing"
+        assert table.config == {"seats": 2, "game_seats": [0, 1]}
+        ended, started = await storage.game(old), await storage.game(new)
+        assert ended is not None and ended.result == {"ended": "by vote"}
+        assert started is not None and not started.finished
+        assert (started.record_format, started.engine_version) == ("una/1", "9.9")
+        # One part refused (the game to finish is finished already): nothing of it is written.
+        with pytest.raises(StorageError, match="already finished"):
+            await storage.start_game("K7QX2", header, config={"seats": 3}, status="x",
+                                     finish=(old, {}))  # fmt: skip
+        table = await storage.table("K7QX2")
+        assert table is not None and table.status == "playing" and table.config["seats"] == 2
+        assert [g.id for g in await storage.live_games()] == [new]
+        with pytest.raises(TypeError, match="config must be a dict"):
+            await storage.start_game("K7QX2", header, config=[])  # type: ignore[arg-type]
+        assert [g.id for g in await storage.live_games()] == [new]
+
+
+@aio
+async def test_a_finish_writes_the_table_with_it(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        game_id = await _new_game(storage, "K7QX2")
+        with pytest.raises(StorageError, match="no table 'NOPE'"):
+            await storage.finish_game(game_id, {"winner": 0}, table_code="NOPE", status="over")
+        game = await storage.game(game_id)
+        assert game is not None and not game.finished  # rolled back with the table's part
+        await storage.finish_game(game_id, {"winner": 0}, table_code="K7QX2", status="over",
+                                  config={"seats": 2, "banned": []})  # fmt: skip
+        table = await storage.table("K7QX2")
+        assert table is not None and table.status == "over" and table.config["banned"] == []
+        bob, _ = await storage.create_player("Bob")
+        await storage.update_table("K7QX2", host_id=bob.id)
+        table = await storage.table("K7QX2")
+        assert table is not None and table.host_id == bob.id
+        with pytest.raises(ValueError, match="host_id"):
+            await storage.update_table("K7QX2", host_id=-1)
+
+
+@aio
+async def test_a_quarantined_game_is_no_longer_live(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        game_id = await _new_game(storage, "K7QX2")
+        other = await _new_game(storage, "OTHER")
+        await storage.append_action(game_id, 0, 0, "dance")
+        await storage.quarantine_game(game_id, "ReplayError: dance", table_code="K7QX2",
+                                      config={"seats": 2}, status="waiting")  # fmt: skip
+        assert [g.id for g in await storage.live_games()] == [other]
+        game = await storage.game(game_id)
+        assert game is not None and game.quarantined and not game.finished
+        assert game.quarantine_reason == "ReplayError: dance" and game.actions == [(0, "dance")]
+        table = await storage.table("K7QX2")
+        assert table is not None and table.status == "waiting"
+        with pytest.raises(StorageError, match="no game 999"):
+            await storage.quarantine_game(999, "x")
+
+
+@aio
+async def test_closing_a_table_finishes_its_game_at_once(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        game_id = await _new_game(storage, "K7QX2")
+        done = await _new_game(storage, "DONE1")
+        await storage.finish_game(done, {"winner": 0})
+        await storage.close_table("K7QX2", unfinished=(game_id, {"ended": "table closed"}))
+        await storage.close_table("DONE1", unfinished=(done, {"ended": "table closed"}))
+        closed, kept = await storage.game(game_id), await storage.game(done)
+        assert closed is not None and closed.result == {"ended": "table closed"}
+        assert kept is not None and kept.result == {"winner": 0}  # finished before: kept
+        assert await storage.open_tables() == [] and await storage.live_games() == []

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -108,6 +110,44 @@ def test_lobby_lists_open_tables_and_joins_one(pages: Pages) -> None:
     # the host sees a kick button for Bob; Bob sees none
     expect(ann.locator('.seat[data-name="Lobby Bob"] .kick')).to_be_visible()
     assert bob.locator(".seat .kick").count() == 0
+
+
+def test_the_lobby_is_paged_and_follows_changes(pages: Pages, server: Server) -> None:
+    """A lobby of more than one page: the pager, an older page; then a new table appears on
+    top of the first page, and a table's seats change, with no refresh."""
+    from websockets.sync.client import connect
+
+    with contextlib.ExitStack() as hosts:
+        for i in range(55):  # each on its own socket, each at its own public table
+            ws = hosts.enter_context(connect(f"ws://127.0.0.1:{server.port}/ws"))
+            ws.send(json.dumps({"type": "hello", "name": f"Pager {i}"}))
+            ws.send(json.dumps({"type": "create", "rules": "standard", "seats": 3,
+                                "public": True}))  # fmt: skip
+            while json.loads(ws.recv(timeout=10))["type"] != "joined":
+                pass
+        bob = pages.new("/")
+        login(bob, "Pager Bob")
+        pager = bob.locator(".lobby-pager")
+        expect(pager).to_be_visible()
+        expect(bob.locator(".lobby-page")).to_contain_text("Page 1 of")
+        assert bob.locator(".lobby-table").count() == 50
+        expect(bob.locator(".lobby-prev")).to_be_disabled()
+        bob.locator(".lobby-next").click()
+        expect(bob.locator(".lobby-page")).to_contain_text("Page 2 of")
+        bob.locator(".lobby-prev").click()
+        expect(bob.locator(".lobby-page")).to_contain_text("Page 1 of")
+        # A new table goes on top of the first page, live.
+        ann = pages.new("/")
+        login(ann, "Pager Ann")
+        code = create_table(ann, seats=3, bots=1, target=None, public=True, name="Brand new")
+        row = bob.locator(".lobby-table").first
+        expect(row).to_have_attribute("data-code", code)
+        expect(row).to_contain_text("2/3 seats")
+        assert bob.locator(".lobby-table").count() == 50
+        # Somebody sits down there: the row follows.
+        carl = pages.new(f"/?table={code}")
+        login(carl, "Pager Carl")
+        expect(bob.locator(f'.lobby-table[data-code="{code}"]')).to_contain_text("3/3 seats")
 
 
 def test_create_form_sends_switches(pages: Pages) -> None:

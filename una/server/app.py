@@ -26,7 +26,7 @@ from una import __version__
 from una.engine import PRESETS, SWITCHES, Record, RuleSet
 from una.engine.events import Event
 from una.server import protocol as p
-from una.server.rooms import Client, RoomService
+from una.server.rooms import SEND_QUEUE, Client, RoomService
 from una.server.storage import Storage
 
 log = logging.getLogger("una.server")
@@ -220,7 +220,13 @@ async def socket(websocket: WebSocket) -> None:
     async def send(message: dict[str, Any]) -> None:
         await websocket.send_text(json.dumps(message, ensure_ascii=False))
 
-    client = Client(send)
+    async def close() -> None:
+        await websocket.close(code=1008, reason="too slow: messages piled up")
+
+    # Every message to this socket goes through its own queue and writer task: nobody
+    # waits for a client that stopped reading, and one that falls too far behind is closed.
+    client = Client(send, close=close, queue_size=SEND_QUEUE)
+    send = client.send  # the replies below keep their order behind what is queued
     try:
         while True:
             received = await websocket.receive()

@@ -51,7 +51,11 @@ class Hello(Message):
 
 @dataclass(frozen=True)
 class Lobby(Message):
+    """One page of the lobby (``LOBBY_PAGE`` tables, the first page is 0); its changes
+    follow until the client asks again or goes to a table."""
+
     type: ClassVar[str] = "lobby"
+    page: int = 0
 
 
 @dataclass(frozen=True)
@@ -200,6 +204,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "public": (bool,),
     "table": (str,),
     "seat": (int,),
+    "page": (int,),
     "player": (str,),
     "action": (str,),
     "version": (int,),

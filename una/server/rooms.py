@@ -3,11 +3,16 @@
 It never judges a move: the engine does (``Game.why_illegal``, ``Game.apply``). Every action
 is committed to storage before it is applied, acknowledged or broadcast, and each client
 receives only the view of its own seat (a spectator's view holds no hand).
+
+Nobody waits for one socket: a WebSocket client's messages go through its own bounded queue
+(a client that falls behind is dropped), and each table keeps its own set of clients. A
+table where nobody is connected pauses. The lobby is sent in pages, then as changes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -18,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from una import __version__
 from una.bots import make_bot
 from una.bots.base import Bot
 from una.bots.registry import UnknownBot
@@ -25,7 +31,7 @@ from una.engine import Action, Game, InvalidCode, Record, RuleSet, UnaError
 from una.engine.events import Event
 from una.server import protocol as p
 from una.server.icons import IconError, from_base64, make_icon
-from una.server.storage import Storage
+from una.server.storage import GameRow, Storage
 
 log = logging.getLogger("una.server")
 
@@ -33,6 +39,32 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 MAX_TIMEOUTS = 3
 MAX_SETTINGS = 4096
 HISTORY = 256
+#: Messages a socket may have waiting before it counts as stalled and is dropped.
+SEND_QUEUE = 256
+#: Seconds a dropped socket's close may take before it is given up.
+CLOSE_WAIT = 5.0
+#: Tables in one page of the lobby.
+LOBBY_PAGE = 50
+#: Open tables one player may host at once (the default of ``RoomService(max_hosted=)``).
+MAX_HOSTED = 5
+#: Seconds between two hands ended by vote at one table.
+ENDHAND_COOLDOWN = 15.0
+#: What players are told of a game whose log no longer replays.
+UNRESTORABLE = "this game could not be restored"
+
+
+_background: set[asyncio.Task[None]] = set()
+
+
+def _spawn(work: Awaitable[None]) -> None:
+    """Run ``work`` on its own, keeping a reference until it is done."""
+
+    async def run() -> None:
+        await work
+
+    task = asyncio.create_task(run())
+    _background.add(task)
+    task.add_done_callback(_background.discard)
 
 
 class RoomError(Exception):
@@ -45,7 +77,14 @@ class RoomError(Exception):
 
 @dataclass(eq=False)
 class Client:
-    """One WebSocket connection, after its ``hello``."""
+    """One connection, after its ``hello``.
+
+    With ``queue_size`` (a WebSocket), :meth:`send` only queues the message: a writer task of
+    its own sends it, so nobody ever waits for this socket. A socket that lets ``queue_size``
+    messages pile up is stalled: it is dropped (``close`` is called and ``on_drop`` told).
+    Without it (in-process clients such as the Telegram bridge's) :meth:`send` delivers at
+    once.
+    """
 
     send_json: Callable[[dict[str, Any]], Awaitable[None]]
     player_id: int = 0
@@ -53,12 +92,67 @@ class Client:
     table: str | None = None
     actions: p.RateLimit = field(default_factory=lambda: p.RateLimit(rate=10, burst=20))
     chats: p.RateLimit = field(default_factory=lambda: p.RateLimit(rate=1, burst=8))
+    close: Callable[[], Awaitable[None]] | None = None
+    queue_size: int = 0
+    #: The lobby page this client looks at (None: it does not look at the lobby), and the
+    #: codes of the tables that page shows, in its order: the lobby's changes it is sent.
+    lobby_page: int | None = None
+    lobby_codes: dict[str, None] = field(default_factory=dict)
+    dropped: bool = False
+    on_drop: Callable[[Client], None] | None = None
+    _queue: asyncio.Queue[dict[str, Any]] | None = None
+    _writer: asyncio.Task[None] | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
+        if self.dropped:
+            return
+        if not self.queue_size:
+            try:
+                await self.send_json(message)
+            except Exception:  # a client gone mid-send is dropped by its own handler
+                log.debug("send to %s failed", self.name)
+            return
+        if self._queue is None:
+            self._queue = asyncio.Queue(self.queue_size)
+            self._writer = asyncio.create_task(self._write(self._queue))
         try:
-            await self.send_json(message)
-        except Exception:  # a client gone mid-send is dropped by its own handler
-            log.debug("send to %s failed", self.name)
+            self._queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.drop(f"{self.queue_size} messages waiting")
+
+    async def _write(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        while True:
+            message = await queue.get()
+            try:
+                await self.send_json(message)
+            except Exception:
+                self.drop("the send failed")
+                return
+
+    def drop(self, why: str) -> None:
+        """Stop sending to this client, close its connection and tell the service."""
+        if self.dropped:
+            return
+        self.dropped = True
+        log.info("dropping %s (player %s): %s", self.name or "a client", self.player_id, why)
+        writer = self._writer
+        if writer is not None and writer is not asyncio.current_task():
+            writer.cancel()
+        if self.close is not None:
+            _spawn(self._close(self.close))
+        if self.on_drop is not None:
+            self.on_drop(self)
+
+    @staticmethod
+    async def _close(close: Callable[[], Awaitable[None]]) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(close(), CLOSE_WAIT)
+
+    def stop(self) -> None:
+        """The connection is gone: end the writer (nothing more can be sent)."""
+        self.dropped = True
+        if self._writer is not None:
+            self._writer.cancel()
 
 
 @dataclass
@@ -107,6 +201,17 @@ class Table:
     timer_handle: asyncio.TimerHandle | None = None
     rng: random.Random = field(default_factory=random.Random)
     empty_since: float | None = None
+    #: The clients at this table (its players and spectators with a connection); the
+    #: service keeps it (``RoomService._place``), so a broadcast scans only them.
+    clients: set[Client] = field(default_factory=set)
+    #: Set when the table changed while its bot task was running: look once more.
+    bots_wanted: bool = False
+    #: Players kicked out, kept out until the end of the match (the next one if none runs).
+    banned: set[int] = field(default_factory=set)
+    #: Said to whoever comes to the table: why its last game was set aside (quarantine).
+    notice: str | None = None
+    #: When a hand was last ended by vote (``time.monotonic()``), for the cooldown.
+    hand_ended_at: float | None = None
     #: The computer player of each engine seat, kept for the match so that bots with a
     #: memory (``strong`` tracks what it saw) watch every action: (game, {seat: (spec, bot)}).
     agents: tuple[Game | None, dict[int, tuple[str, Bot]]] = (None, {})
@@ -165,9 +270,10 @@ class Table:
     def humans(self) -> list[int]:
         return [s.player_id for s in self.seats if s is not None and s.player_id is not None]
 
-    def config(self) -> dict[str, Any]:
-        """What storage keeps of the table (the match itself is its game record)."""
-        return {
+    def config(self, **changes: Any) -> dict[str, Any]:
+        """What storage keeps of the table (the match itself is its game record); ``changes``
+        replace fields, for a change that is stored before it is made."""
+        config = {
             "rules": self.rules.to_json(),
             "seat_count": self.seat_count,
             "bot": self.bot,
@@ -177,7 +283,12 @@ class Table:
             "seats": [s.to_json() if s else None for s in self.seats],
             "game_seats": self.game_seats,
             "version_base": self.version_base,
+            "banned": sorted(self.banned),
+            "notice": self.notice,
         }
+        unknown = set(changes) - set(config)
+        assert not unknown, unknown
+        return {**config, **changes}
 
     @classmethod
     def from_config(cls, code: str, host_id: int | None, config: dict[str, Any]) -> Table:
@@ -194,6 +305,8 @@ class Table:
         table.seats = [SeatInfo(**s) if s else None for s in config["seats"]]
         table.game_seats = list(config.get("game_seats", []))
         table.version_base = table.version = int(config.get("version_base", 0))
+        table.banned = set(config.get("banned", []))
+        table.notice = config.get("notice")
         return table
 
     def summary(self, connected: int) -> dict[str, Any]:
@@ -225,14 +338,18 @@ class RoomService:
         bot_delay: float = 0.5,
         idle_close: float = 900.0,
         public_timer: int = 30,
+        max_hosted: int = MAX_HOSTED,
     ) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
         self.idle_close = idle_close
         self.public_timer = public_timer
+        self.max_hosted = max_hosted
         self.epoch = secrets.token_hex(4)
         self.tables: dict[str, Table] = {}
         self.clients: set[Client] = set()
+        #: The clients looking at the lobby (``lobby_page`` set, at no table).
+        self.lobby_clients: set[Client] = set()
         self.names: dict[int, str] = {}
         self.icons: dict[int, bool] = {}
         self._janitor: asyncio.Task[None] | None = None
@@ -240,20 +357,23 @@ class RoomService:
     # ------------------------------------------------------------ lifecycle
 
     async def restore(self) -> None:
-        """Rebuild every open table, and its match from the game's action log."""
+        """Rebuild every open table, and its match from the game's action log.
+
+        Guarded: a table or a game that cannot be rebuilt is logged and set aside (its game
+        quarantined with the reason, its players told :data:`UNRESTORABLE`), and every other
+        table is restored, so the server always starts. A game whose log ends its match (a
+        crash came before it was marked finished) is finished here.
+        """
         games = {row.table_code: row for row in await self.storage.live_games()}
         for row in await self.storage.open_tables():
             try:
                 table = Table.from_config(row.code, row.host_id, row.config)
-            except (UnaError, KeyError, TypeError) as error:
+            except (UnaError, KeyError, TypeError, ValueError) as error:
                 log.error("table %s cannot be restored: %s", row.code, error)
                 continue
             game_row = games.get(row.code)
             if game_row is not None:
-                record = await self.storage.record(game_row.id)
-                table.game = Record.from_json(record).replay()
-                table.game_id = game_row.id
-                table.version = table.version_base + len(table.game.log)
+                await self._restore_game(table, game_row)
             self.tables[table.code] = table
             for seat in table.seats:
                 if seat is not None and seat.player_id is not None:
@@ -261,6 +381,46 @@ class RoomService:
             table.empty_since = time.monotonic()
             self._after_change(table)
         self._janitor = asyncio.create_task(self._close_idle_tables())
+
+    async def _restore_game(self, table: Table, row: GameRow) -> None:
+        """Replay the game of ``row`` (its actions already loaded) at ``table``, or
+        quarantine it."""
+        try:
+            game = Record.from_json(row.to_record()).replay()
+            if len(table.game_seats) != game.n:
+                table.game_seats = self._recover_game_seats(table, game)
+            for index in table.game_seats:
+                if table.seats[index] is None:
+                    raise ValueError(f"seat {index} of the game is empty at the table")
+        except Exception as error:
+            versions = f"started by Una {row.engine_version or 'unknown'}, format " + (
+                f"{row.record_format or 'unknown'}; this is Una {__version__}"
+            )
+            reason = f"{type(error).__name__}: {error} ({versions})"
+            log.error("game %s of table %s is quarantined: %s", row.id, table.code, reason)
+            table.game, table.game_id, table.game_seats = None, None, []
+            table.notice = f"{UNRESTORABLE} (game {row.id}): {error}"
+            await self.storage.quarantine_game(
+                row.id, reason, table_code=table.code, config=table.config(), status="waiting"
+            )
+            return
+        table.game, table.game_id = game, row.id
+        table.version = table.version_base + len(game.log)
+        if game.match_over:
+            # The last action was stored, and the crash came before the game was finished.
+            await self._finish_match(table)
+
+    @staticmethod
+    def _recover_game_seats(table: Table, game: Game) -> list[int]:
+        """The table seats of ``game`` when the table's config lost them: the taken seats,
+        if their names are the game's players in order (else the game cannot be seated)."""
+        taken = [i for i, s in enumerate(table.seats) if s is not None]
+        names = [table.seats[i].name for i in taken]  # type: ignore[union-attr]
+        if names != list(game.names):
+            raise ValueError(
+                f"the table seats {names} but the game is played by {list(game.names)}"
+            )
+        return taken
 
     async def shutdown(self) -> None:
         if self._janitor:
@@ -270,22 +430,54 @@ class RoomService:
                 table.bot_task.cancel()
             if table.timer_handle:
                 table.timer_handle.cancel()
+        for client in self.clients:
+            client.stop()
 
     def connected(self, table: Table) -> list[Client]:
-        return [c for c in self.clients if c.table == table.code]
+        """The clients at ``table`` (only its own set is looked at)."""
+        here = [c for c in table.clients if c in self.clients and c.table == table.code]
+        if len(here) != len(table.clients):  # moved or dropped without the service's help
+            table.clients.intersection_update(here)
+        return here
+
+    def _place(self, client: Client, table: Table | None) -> None:
+        """Move ``client`` to ``table`` (None: to no table); keeps the tables' client sets."""
+        old = self.tables.get(client.table or "")
+        if old is not None:
+            old.clients.discard(client)
+        client.table = None if table is None else table.code
+        if table is not None:
+            table.clients.add(client)
+            self._leave_lobby(client)
+
+    def _leave_lobby(self, client: Client) -> None:
+        self.lobby_clients.discard(client)
+        client.lobby_page = None
+        client.lobby_codes = {}
+
+    def _dropped(self, client: Client) -> None:
+        """A socket that fell behind was dropped: it is gone, as after a disconnect."""
+        _spawn(self.disconnect(client))
 
     async def disconnect(self, client: Client) -> None:
+        client.stop()
+        if client not in self.clients:
+            return
         self.clients.discard(client)
+        self._leave_lobby(client)
         table = self.tables.get(client.table or "")
         if table is not None:
+            table.clients.discard(client)
             if not self.connected(table):
-                table.empty_since = time.monotonic()
+                table.empty_since = time.monotonic()  # and its computer players pause
             await self._broadcast_state(table, [])
 
     # ----------------------------------------------------------- dispatch
 
     async def handle(self, client: Client, message: p.Message) -> None:
         """Handle one message; a refusal becomes an error message and changes nothing."""
+        if client.dropped:
+            return  # its connection is being closed: what it still sends is not read
         try:
             await self._dispatch(client, message)
         except (RoomError, p.ProtocolError) as error:
@@ -316,7 +508,9 @@ class RoomService:
         if not client.player_id:
             raise RoomError("say hello first (with your token or a name)", "no_hello")
         if isinstance(m, p.Lobby):
-            await client.send(self.lobby_message(client))
+            if m.page < 0:
+                raise RoomError(f"page: from 0 on, not {m.page}", "bad_page")
+            await client.send(self.lobby_message(client, m.page))
         elif isinstance(m, p.Create):
             await self.create(client, m)
         elif isinstance(m, p.Join):
@@ -367,6 +561,7 @@ class RoomService:
         client.player_id, client.name = row.id, row.name
         self.names[row.id] = row.name
         self.icons[row.id] = row.icon is not None
+        client.on_drop = self._dropped
         self.clients.add(client)
         seated = [t.code for t in self.tables.values() if row.id in t.humans()]
         welcome: dict[str, Any] = {
@@ -409,20 +604,58 @@ class RoomService:
 
     # -------------------------------------------------------------- tables
 
-    def lobby_message(self, client: Client) -> dict[str, Any]:
-        """The public tables, and the private ones where this player sits or watches."""
-        mine = client.player_id
-        tables = [
-            t.summary(len(self.connected(t)))
-            for t in self.tables.values()
-            if t.public or mine in t.humans() or mine in t.spectators
-        ]
-        return {"type": "lobby", "tables": tables}
+    @staticmethod
+    def _listed(table: Table, player_id: int) -> bool:
+        """Whether the lobby lists ``table`` to this player: public, or she is there."""
+        return table.public or player_id in table.humans() or player_id in table.spectators
 
-    async def _broadcast_lobby(self) -> None:
-        for client in list(self.clients):
-            if client.table is None:
-                await client.send(self.lobby_message(client))
+    def lobby_message(self, client: Client, page: int = 0) -> dict[str, Any]:
+        """One page of the lobby: the public tables, and the private ones where this player
+        sits or watches, newest first (a page past the last is the last). The client is then
+        sent that page's changes (``lobby_table``, ``lobby_gone``) until it asks again or goes
+        to a table; the first page also gets every new table, at its top."""
+        mine = client.player_id
+        listed = [t for t in reversed(self.tables.values()) if self._listed(t, mine)]
+        pages = max(1, -(-len(listed) // LOBBY_PAGE))
+        page = min(page, pages - 1)
+        shown = listed[page * LOBBY_PAGE : (page + 1) * LOBBY_PAGE]
+        if client.table is None and client in self.clients:
+            client.lobby_page = page
+            client.lobby_codes = dict.fromkeys(t.code for t in shown)
+            self.lobby_clients.add(client)
+        return {
+            "type": "lobby",
+            "tables": [t.summary(len(self.connected(t))) for t in shown],
+            "page": page,
+            "pages": pages,
+            "page_size": LOBBY_PAGE,
+            "total": len(listed),
+        }
+
+    async def _lobby_changed(self, table: Table, new: bool = False) -> None:
+        """Tell the lobby's clients what changed at ``table``: its new summary to those whose
+        page shows it (and, when it is ``new``, to those on the first page, where it goes on
+        top and the page's last table drops off), ``lobby_gone`` when it closed or is no
+        longer theirs to see. The cost is one summary and a small message per lobby client,
+        whatever the number of tables."""
+        if not self.lobby_clients:
+            return
+        gone = self.tables.get(table.code) is not table
+        summary = None if gone else table.summary(len(self.connected(table)))
+        for client in list(self.lobby_clients):
+            codes = client.lobby_codes
+            shown = table.code in codes
+            if gone or not self._listed(table, client.player_id):
+                if shown:
+                    del codes[table.code]
+                    await client.send({"type": "lobby_gone", "code": table.code})
+            elif shown:
+                await client.send({"type": "lobby_table", "table": summary})
+            elif new and client.lobby_page == 0:
+                client.lobby_codes = codes = {table.code: None, **codes}
+                while len(codes) > LOBBY_PAGE:
+                    codes.popitem()
+                await client.send({"type": "lobby_table", "table": summary, "new": True})
 
     async def create(self, client: Client, m: p.Create) -> None:
         try:
@@ -441,8 +674,12 @@ class RoomService:
         if m.timer is not None and not 1 <= m.timer <= 600:
             raise RoomError("timer: from 1 to 600 seconds, or null for none", "bad_timer")
         name = p.clean_name(m.name) if m.name else ""
+        self._check_hosted(client)
         await self._leave_current(client)
+        await self._close_deserted(client.player_id)
         code = self._new_code()
+        # A public table always has a turn timer (null asks for the server's), so that no
+        # stranger can hold it up by not playing; a private table may have none.
         timer = m.timer if m.timer is not None else (self.public_timer if m.public else None)
         table = Table(code, client.player_id, rules, m.seats, m.bot, timer, m.public, name)
         table.seats = [None] * m.seats
@@ -451,9 +688,37 @@ class RoomService:
             table.seats[m.seats - 1 - i] = SeatInfo(f"{m.bot.split(':')[0]}-{i + 1}", bot=m.bot)
         await self.storage.create_table(code, client.player_id, table.config())
         self.tables[code] = table
-        client.table = code
+        self._place(client, table)
         await client.send({"type": "joined", "table": code, "seat": 0})
-        await self._changed(table)
+        await self._changed(table, new=True)
+
+    def _check_hosted(self, client: Client) -> None:
+        """Refuse ``create`` past ``max_hosted`` open tables of this host, not counting the
+        ones she deserts by creating (nobody else seated, nobody else there)."""
+        kept = [
+            t
+            for t in self.tables.values()
+            if t.host_id == client.player_id and not self._deserted(t, client)
+        ]
+        if len(kept) >= self.max_hosted:
+            codes = ", ".join(t.code for t in kept)
+            raise RoomError(
+                f"you host {len(kept)} open tables already ({codes}); at most "
+                f"{self.max_hosted}: leave one to its players or let it close",
+                "too_many_tables",
+            )
+
+    def _deserted(self, table: Table, leaving: Client | None = None) -> bool:
+        """Nobody seated and nobody there (besides ``leaving``, who goes)."""
+        mine = None if leaving is None else leaving.player_id
+        if any(pid != mine for pid in table.humans()):
+            return False
+        return all(c is leaving for c in self.connected(table))
+
+    async def _close_deserted(self, host_id: int) -> None:
+        for table in [t for t in self.tables.values() if t.host_id == host_id]:
+            if self._deserted(table):
+                await self.close_table(table)
 
     def _new_code(self) -> str:
         while True:
@@ -472,11 +737,21 @@ class RoomService:
             raise RoomError("you are not at a table (join one first)", "no_table")
         return self._table(client.table)
 
+    @staticmethod
+    def _check_banned(table: Table, client: Client) -> None:
+        if client.player_id in table.banned:
+            raise RoomError(
+                f"you were kicked out of table {table.code}: come back when its match is over",
+                "banned",
+            )
+
     async def join(self, client: Client, code: str, watch: bool) -> None:
         table = self._table(code)
+        self._check_banned(table, client)
         if client.table != table.code:
             await self._leave_current(client)
-        client.table = table.code
+        paused = not self.connected(table)
+        self._place(client, table)
         seat = table.seat_of(client.player_id)
         if seat is None and not watch and not table.playing and None in table.seats:
             seat = table.seats.index(None)
@@ -486,26 +761,41 @@ class RoomService:
         elif seat is None:
             table.spectators.add(client.player_id)
         await client.send({"type": "joined", "table": table.code, "seat": seat})
+        await self._tell_notice(table, client)
         await self._changed(table, bump=seat is not None)
+        if paused:
+            self._after_change(table)  # somebody is here again: the computer players go on
+
+    async def _tell_notice(self, table: Table, client: Client) -> None:
+        if table.notice:
+            await client.send({"type": "system", "text": table.notice})
 
     async def resume(self, client: Client, m: p.Resume) -> None:
         """After a reconnect: the fresh state, and the events missed since ``version`` when
         this server still holds them (same epoch)."""
         table = self._table(m.table)
+        self._check_banned(table, client)
+        paused = not self.connected(table)
         if client.table != table.code:
             await self._leave_current(client)
-            client.table = table.code
+            self._place(client, table)
             if table.seat_of(client.player_id) is None:
                 table.spectators.add(client.player_id)
+        else:
+            self._place(client, table)
         missed: list[list[Event]] | None = None
         if m.epoch == self.epoch and table.history and m.version >= table.history[0][0] - 1:
             missed = [events for version, events in table.history if version > m.version]
         table.empty_since = None
         await client.send(self._state_message(table, client, missed or [], fresh=missed is None))
+        await self._tell_notice(table, client)
         await self._broadcast_state(table, [], skip=client)
+        if paused:
+            self._after_change(table)
 
     async def sit(self, client: Client, seat: int | None) -> None:
         table = self._my_table(client)
+        self._check_banned(table, client)
         if table.playing:
             raise RoomError("a match is being played: sit down when it is over", "playing")
         if table.seat_of(client.player_id) is not None:
@@ -532,17 +822,27 @@ class RoomService:
         table.spectators.add(client.player_id)
         await self._changed(table)
 
-    async def _vacate(self, table: Table, seat: int, why: str) -> None:
-        """A person leaves her seat: during a match a computer player takes it over."""
+    async def _vacate(self, table: Table, seat: int, why: str, host_id: int | None = None) -> None:
+        """A person leaves her seat: during a match a computer player takes it over, at once
+        if it is her turn (the table never waits for an empty seat). ``host_id``: the new
+        host, stored in the same transaction."""
         info = table.seats[seat]
         assert info is not None
-        if table.playing:
+        playing = table.playing
+        if playing:
             info.player_id, info.bot, info.auto = None, table.bot, False
-            await self._system(table, f"{info.name} {why}; a computer player takes her seat")
+            text = f"{info.name} {why}; a computer player takes her seat"
         else:
             table.seats[seat] = None
-            await self._system(table, f"{info.name} {why}")
-        await self.storage.update_table(table.code, config=table.config())
+            text = f"{info.name} {why}"
+        if host_id is None:
+            await self.storage.update_table(table.code, config=table.config())
+        else:
+            await self.storage.update_table(table.code, config=table.config(), host_id=host_id)
+            table.host_id = host_id
+        await self._system(table, text)
+        if playing:
+            self._after_change(table)
 
     async def leave(self, client: Client) -> None:
         self._my_table(client)
@@ -552,40 +852,72 @@ class RoomService:
 
     async def _leave_current(self, client: Client) -> None:
         table = self.tables.get(client.table or "")
-        client.table = None
+        self._place(client, None)
         if table is None:
             return
+        heir = self._heir(table, client.player_id) if table.host_id == client.player_id else None
         seat = table.seat_of(client.player_id)
         if seat is not None:
-            await self._vacate(table, seat, "leaves")
+            await self._vacate(table, seat, "leaves", host_id=heir)
+        elif heir is not None:
+            await self.storage.update_table(table.code, host_id=heir)
+            table.host_id = heir
+        if heir is not None:
+            await self._system(table, f"{self.names.get(heir, '?')} is the host now")
         table.spectators.discard(client.player_id)
         if not self.connected(table):
             table.empty_since = time.monotonic()
         await self._changed(table)
 
+    def _heir(self, table: Table, leaving: int) -> int | None:
+        """Who hosts the table when its host leaves: the first seated person, else the first
+        spectator still there; None (the host stays) when nobody is left."""
+        for pid in table.humans():
+            if pid != leaving:
+                return pid
+        here = {c.player_id for c in self.connected(table)}
+        for pid in sorted(table.spectators):
+            if pid != leaving and pid in here:
+                return pid
+        return None
+
     async def kick(self, client: Client, name: str) -> None:
         table = self._my_table(client)
         if table.host_id != client.player_id:
             raise RoomError("only the host may kick", "not_host")
-        target = self._player_named(table, name)
-        if target == client.player_id:
-            raise RoomError("the host cannot kick herself (use leave)", "bad_kick")
+        target = self._player_named(table, name, client.player_id)
         seat = table.seat_of(target)
+        table.banned.add(target)
         if seat is not None:
             await self._vacate(table, seat, "is kicked out")
+        else:
+            await self.storage.update_table(table.code, config=table.config())
         table.spectators.discard(target)
-        for other in list(self.clients):
+        for other in list(table.clients):
             if other.player_id == target and other.table == table.code:
-                other.table = None
+                self._place(other, None)
                 await other.send({"type": "kicked", "table": table.code})
         await self._changed(table)
 
-    def _player_named(self, table: Table, name: str) -> int:
-        wanted = name.strip().lstrip("@").lower()
-        candidates = [pid for pid in [*table.humans(), *table.spectators]]
-        for pid in candidates:
-            if self.names.get(pid, "").lower() == wanted:
-                return pid
+    def _player_named(self, table: Table, name: str, host: int) -> int:
+        """The player or spectator the host means by ``name``: the one with exactly that
+        name, else the one with that name up to case (the host herself never)."""
+        wanted = name.strip().lstrip("@")
+        others = [pid for pid in dict.fromkeys([*table.humans(), *table.spectators]) if pid != host]
+        exact = [pid for pid in others if self.names.get(pid, "") == wanted]
+        if len(exact) == 1:
+            return exact[0]
+        folded = [pid for pid in others if self.names.get(pid, "").casefold() == wanted.casefold()]
+        if len(folded) == 1:
+            return folded[0]
+        if len(exact) > 1 or len(folded) > 1:
+            raise RoomError(
+                f"{len(exact) or len(folded)} people here are called {name!r}: "
+                "they cannot be told apart by name",
+                "no_player",
+            )
+        if self.names.get(host, "").casefold() == wanted.casefold():
+            raise RoomError("the host cannot kick herself (use leave)", "bad_kick")
         raise RoomError(f"nobody called {name!r} at this table", "no_player")
 
     async def set_auto(self, client: Client, on: bool) -> None:
@@ -631,18 +963,27 @@ class RoomService:
         game = Game(table.rules, names, seed=seed, dealer=dealer, scores=scores)
         header = game.to_record().to_json()
         header.pop("actions")
+        finish = None
         if table.game_id is not None and table.game is not None and not table.game.match_over:
-            await self.storage.finish_game(table.game_id, {"ended": "by vote"})
-        table.game_id = await self.storage.start_game(table.code, header)
+            finish = (table.game_id, {"ended": "by vote"})
+        version = table.version + 1
+        # The old game's end, the new game and the table's seats: one transaction.
+        table.game_id = await self.storage.start_game(
+            table.code,
+            header,
+            engine_version=__version__,
+            config=table.config(game_seats=taken, version_base=version, notice=None),
+            status="playing",
+            finish=finish,
+        )
         table.game = game
         table.game_seats = taken
+        table.notice = None
         table.votes.clear()
-        table.version += 1
-        table.version_base = table.version
-        await self.storage.update_table(table.code, config=table.config(), status="playing")
+        table.version = table.version_base = version
         table.history.append((table.version, list(game.start_events)))
         await self._broadcast_state(table, list(game.start_events))
-        await self._broadcast_lobby()
+        await self._lobby_changed(table)
         self._after_change(table)
 
     def _next_dealer(self, table: Table) -> int:
@@ -689,14 +1030,25 @@ class RoomService:
         table.version += 1
         table.history.append((table.version, events))
         if game.match_over:
-            await self.storage.finish_game(
-                table.game_id, {"winner": game.winner, "scores": list(game.scores)}
-            )
-            await self.storage.update_table(table.code, status="over")
+            await self._finish_match(table)
         await self._broadcast_state(table, events)
         if game.match_over:
-            await self._broadcast_lobby()
+            await self._lobby_changed(table)
         self._after_change(table)
+
+    async def _finish_match(self, table: Table) -> None:
+        """Mark the table's game finished with its result, and the table over, in one
+        transaction; the kicked may come back for the next match."""
+        game = table.game
+        assert game is not None and game.match_over and table.game_id is not None
+        table.banned.clear()
+        await self.storage.finish_game(
+            table.game_id,
+            {"winner": game.winner, "scores": list(game.scores)},
+            table_code=table.code,
+            config=table.config(),
+            status="over",
+        )
 
     # ------------------------------------------------------ bots and timers
 
@@ -708,8 +1060,12 @@ class RoomService:
         game = table.game
         if game is None or game.match_over:
             return
+        if not self.connected(table):
+            return  # nobody is here: the table pauses until somebody comes back
         if table.bot_task is None or table.bot_task.done():
             table.bot_task = asyncio.create_task(self._drive_bots(table))
+        else:
+            table.bots_wanted = True  # it may be deciding there is nothing to do
         if table.timer and not game.hand_over and game.to_act is not None:
             info = table.seat_info(game.to_act)
             if not info.automatic:
@@ -723,19 +1079,22 @@ class RoomService:
         asked: set[tuple[int, int]] = set()
         while True:
             await asyncio.sleep(self.bot_delay)
+            table.bots_wanted = False
             try:
                 async with table.lock:
                     acted = await self._bot_step(table, asked)
             except Exception:
                 log.exception("computer player failed at table %s", table.code)
                 return
-            if not acted:
+            if not acted and not table.bots_wanted:
                 return
 
     async def _bot_step(self, table: Table, asked: set[tuple[int, int]]) -> bool:
         game = table.game
         if game is None or game.match_over:
             return False
+        if not self.connected(table):
+            return False  # paused: nobody is at the table (it goes on when somebody comes)
         if game.hand_over:
             # The next hand is dealt by a person, unless no person is there to do it.
             people = [
@@ -785,8 +1144,8 @@ class RoomService:
                 return
             seat = game.to_act
             info = table.seat_info(seat)
-            if info.automatic:
-                return
+            if info.automatic or not self.connected(table):
+                return  # a computer plays it, or the table is paused
             info.timeouts += 1
             if info.timeouts >= MAX_TIMEOUTS:
                 info.auto = True
@@ -817,8 +1176,11 @@ class RoomService:
             table.bot_task.cancel()
         if table.timer_handle:
             table.timer_handle.cancel()
-        await self.storage.close_table(table.code)
-        await self._broadcast_lobby()
+        unfinished = None
+        if table.game_id is not None and table.game is not None and not table.game.match_over:
+            unfinished = (table.game_id, {"ended": "table closed"})
+        await self.storage.close_table(table.code, unfinished=unfinished)
+        await self._lobby_changed(table)
 
     # ----------------------------------------------------------------- chat
 
@@ -828,7 +1190,9 @@ class RoomService:
         table = self._my_table(client)
         if not client.chats.allow(time.monotonic()):
             raise RoomError("too many messages: slow down", "rate_limited")
-        await run_chat(self, table, client, p.clean_chat(text))
+        # A leading space is kept as a fact: it makes "una ..." ordinary chat (BYOND's rule).
+        spaced = text[:1].isspace()
+        await run_chat(self, table, client, p.clean_chat(text), spaced=spaced)
 
     async def say(self, table: Table, client: Client, text: str) -> None:
         message = {"type": "chat", "from": client.name, "player_id": client.player_id, "text": text}
@@ -845,6 +1209,13 @@ class RoomService:
             raise RoomError("only seated players vote", "not_seated")
         if not table.playing:
             raise RoomError("no match is being played", "no_game")
+        if kind == "endhand" and table.hand_ended_at is not None:
+            wait = table.hand_ended_at + ENDHAND_COOLDOWN - time.monotonic()
+            if wait > 0:
+                raise RoomError(
+                    f"a hand was ended by vote a moment ago: wait {wait:.0f} s to end another",
+                    "rate_limited",
+                )
         votes = table.votes.setdefault(kind, set())
         votes.add(client.player_id)
         humans = set(table.humans())
@@ -860,17 +1231,24 @@ class RoomService:
             game = table.game
             assert game is not None and table.game_id is not None
             if kind == "endgame":
-                await self.storage.finish_game(table.game_id, {"ended": "by vote"})
+                await self.storage.finish_game(
+                    table.game_id,
+                    {"ended": "by vote"},
+                    table_code=table.code,
+                    config=table.config(game_seats=[], banned=[]),
+                    status="waiting",
+                )
                 table.game = None
                 table.game_seats = []
-                await self.storage.update_table(table.code, config=table.config(), status="waiting")
+                table.banned.clear()
                 await self._system(table, "the game is ended by vote")
                 table.version += 1
                 await self._broadcast_state(table, [])
-                await self._broadcast_lobby()
+                await self._lobby_changed(table)
             else:
                 await self._system(table, "the hand is ended by vote; a new hand is dealt")
                 await self._new_match(table, scores=list(game.scores))
+                table.hand_ended_at = time.monotonic()
 
     # ------------------------------------------------------------ messages
 
@@ -913,6 +1291,7 @@ class RoomService:
                 "host_id": table.host_id,
                 "seats_detail": seats,
                 "spectator_names": sorted(self.names.get(s, "?") for s in table.spectators),
+                "notice": table.notice,
             },
             "you": {
                 "player_id": client.player_id,
@@ -934,13 +1313,13 @@ class RoomService:
             if client is not skip:
                 await client.send(self._state_message(table, client, events, fresh=False))
 
-    async def _changed(self, table: Table, bump: bool = True) -> None:
+    async def _changed(self, table: Table, bump: bool = True, new: bool = False) -> None:
         # Seats and spectators change the version only between matches: during one, an
         # action based on the game as it stands must not go stale because someone watched.
         if bump and not table.playing:
             table.version += 1
         await self._broadcast_state(table, [])
-        await self._broadcast_lobby()
+        await self._lobby_changed(table, new=new)
 
 
 async def open_service(storage: Storage, **options: Any) -> RoomService:

@@ -28,6 +28,13 @@ its own transaction, so that a bad row (a duplicate ``seq``) fails alone. Storag
 require a game's ``seq`` values to be contiguous: a caller awaits each append of a game before
 making the next (as the room service does), so a refused append cannot leave a hole.
 
+A change of a table is one transaction: :meth:`Storage.start_game` can finish the game it
+replaces and write the table's new config and status with the new game, and
+:meth:`Storage.finish_game` and :meth:`Storage.quarantine_game` can write the table too, so
+that a crash leaves a table before or after a change, never between. A game row keeps the
+record format and the Una version that started it; a quarantined game (its log no longer
+replays) keeps its rows and its reason and is no longer live.
+
 Times are timezone-aware UTC datetimes; JSON columns are text in the database and ``dict`` in
 Python; the clear player token exists only in :meth:`Storage.create_player`'s return value (the
 database keeps its SHA-256).
@@ -177,6 +184,10 @@ games: Final = sa.Table(
     sa.Column("started_at", UTCDateTime, nullable=False),
     sa.Column("finished_at", UTCDateTime, nullable=True),
     sa.Column("result", sa.Text, nullable=True),
+    sa.Column("record_format", sa.String(32), nullable=True),
+    sa.Column("engine_version", sa.String(32), nullable=True),
+    sa.Column("quarantined_at", UTCDateTime, nullable=True),
+    sa.Column("quarantine_reason", sa.Text, nullable=True),
     sa.Index("ix_games_table_code", "table_code"),
 )
 
@@ -239,6 +250,16 @@ class GameRow:
     """Whether each action was played automatically (bot, auto mode, timer), as ``actions``."""
     seqs: list[int] = field(default_factory=list)
     """The ``seq`` of each action, as ``actions``."""
+    record_format: str | None = None
+    """The record format the header was written in (``"una/1"``); None before it was kept."""
+    engine_version: str | None = None
+    """The version of Una that started the game; None before it was kept."""
+    quarantine_reason: str | None = None
+    """Why the game could not be restored (its log no longer replays); None if it could."""
+
+    @property
+    def quarantined(self) -> bool:
+        return self.quarantine_reason is not None
 
     @property
     def finished(self) -> bool:
@@ -472,6 +493,9 @@ def _game(row: sa.Row[Any], log: list[sa.Row[Any]]) -> GameRow:
         actions=[(a.seat, a.code) for a in log],
         auto=[bool(a.auto) for a in log],
         seqs=[a.seq for a in log],
+        record_format=row.record_format,
+        engine_version=row.engine_version,
+        quarantine_reason=row.quarantine_reason,
     )
 
 
@@ -685,30 +709,36 @@ class Storage:
         return None if row is None else _table(row)
 
     async def update_table(
-        self, code: str, *, config: dict[str, Any] | None = None, status: str | None = None
+        self,
+        code: str,
+        *,
+        config: dict[str, Any] | None = None,
+        status: str | None = None,
+        host_id: int | Unset | None = UNSET,
     ) -> None:
-        """Replace the config and/or the status of a table."""
+        """Replace the config, the status and/or the host of a table, in one transaction."""
         self._check_open()
-        values: dict[str, Any] = {}
-        if config is not None:
-            values["config"] = _dump(config, "config")
-        if status is not None:
-            values["status"] = _text(status, "status")
+        values = _table_values(config, status, host_id)
         async with self._engine.begin() as conn:
-            if values:
-                result = await conn.execute(
-                    tables.update().where(tables.c.code == code).values(**values)
-                )
-                found = result.rowcount > 0
-            else:
-                found = await _exists(conn, tables.c.code == code)
-        if not found:
-            raise StorageError(f"no table {code!r}")
+            await _update_table(conn, code, values)
 
-    async def close_table(self, code: str) -> None:
-        """Mark the table closed (status ``"closed"``, ``closed_at`` now); twice is a no-op."""
+    async def close_table(
+        self, code: str, *, unfinished: tuple[int, dict[str, Any]] | None = None
+    ) -> None:
+        """Mark the table closed (status ``"closed"``, ``closed_at`` now); twice is a no-op.
+
+        ``unfinished``: a game of the table and its result, written in the same transaction
+        if that game is not finished yet (so that its record does not stay hidden forever).
+        """
         self._check_open()
+        finish = None if unfinished is None else (unfinished[0], _dump(unfinished[1], "result"))
         async with self._engine.begin() as conn:
+            if finish is not None:
+                await conn.execute(
+                    games.update()
+                    .where(games.c.id == finish[0], games.c.finished_at.is_(None))
+                    .values(finished_at=_now(), result=finish[1])
+                )
             result = await conn.execute(
                 tables.update()
                 .where(tables.c.code == code, tables.c.closed_at.is_(None))
@@ -731,8 +761,22 @@ class Storage:
 
     # ------------------------------------------------------------------ games
 
-    async def start_game(self, table_code: str, header: dict[str, Any]) -> int:
-        """A new game at an open table; ``header`` is its record without actions. Its id."""
+    async def start_game(
+        self,
+        table_code: str,
+        header: dict[str, Any],
+        *,
+        engine_version: str | None = None,
+        config: dict[str, Any] | None = None,
+        status: str | None = None,
+        finish: tuple[int, dict[str, Any]] | None = None,
+    ) -> int:
+        """A new game at an open table; ``header`` is its record without actions. Its id.
+
+        One transaction does it all: ``finish`` (a game id and its result) ends the game it
+        replaces, and ``config`` and ``status`` are the table's new ones, so that a crash
+        leaves either the old match or the new one, never half of each.
+        """
         self._check_open()
         if not isinstance(header, dict):
             raise TypeError(f"header must be a dict, not {type(header).__name__}")
@@ -741,6 +785,9 @@ class Storage:
                 raise ValueError("header must not carry actions: append them one by one")
             header = {key: value for key, value in header.items() if key != "actions"}
         text = _dump(header, "header")
+        record_format = header.get("format")
+        values = _table_values(config, status, UNSET)
+        finished = None if finish is None else (finish[0], _dump(finish[1], "result"))
         async with self._engine.begin() as conn:
             row = (
                 await conn.execute(sa.select(tables.c.closed_at).where(tables.c.code == table_code))
@@ -749,12 +796,24 @@ class Storage:
                 raise StorageError(f"no table {table_code!r}")
             if row.closed_at is not None:
                 raise StorageError(f"table {table_code!r} is closed")
+            if finished is not None:
+                await _finish(conn, *finished)
             inserted = await conn.execute(
                 games.insert()
-                .values(table_code=table_code, header=text, started_at=_now())
+                .values(
+                    table_code=table_code,
+                    header=text,
+                    started_at=_now(),
+                    record_format=record_format if isinstance(record_format, str) else None,
+                    engine_version=None
+                    if engine_version is None
+                    else _text(engine_version, "engine_version"),
+                )
                 .returning(games.c.id)
             )
             game_id: int = inserted.scalar_one()
+            if values:
+                await _update_table(conn, table_code, values)
         return game_id
 
     async def append_action(
@@ -780,23 +839,53 @@ class Storage:
         self._queue.put_nowait(_Append(row, future))
         await future
 
-    async def finish_game(self, game_id: int, result: dict[str, Any]) -> None:
+    async def finish_game(
+        self,
+        game_id: int,
+        result: dict[str, Any],
+        *,
+        table_code: str | None = None,
+        config: dict[str, Any] | None = None,
+        status: str | None = None,
+    ) -> None:
         """Mark a game finished with its result; refused for a finished or unknown game.
 
-        Await a game's appends before finishing it: finishing does not wait for the writer.
+        With ``table_code``, that table's new ``config`` and/or ``status`` are written in the
+        same transaction. Await a game's appends before finishing it: finishing does not wait
+        for the writer.
         """
         self._check_open()
         text = _dump(result, "result")
+        values = _table_values(config, status, UNSET)
+        async with self._engine.begin() as conn:
+            await _finish(conn, game_id, text)
+            if table_code is not None and values:
+                await _update_table(conn, table_code, values)
+
+    async def quarantine_game(
+        self,
+        game_id: int,
+        reason: str,
+        *,
+        table_code: str | None = None,
+        config: dict[str, Any] | None = None,
+        status: str | None = None,
+    ) -> None:
+        """Set aside a game whose log no longer replays: it keeps its rows, is no longer
+        live (:meth:`live_games` leaves it out) and stores ``reason``. With ``table_code``,
+        that table's new ``config`` and/or ``status`` go in the same transaction."""
+        self._check_open()
+        values = _table_values(config, status, UNSET)
         async with self._engine.begin() as conn:
             updated = await conn.execute(
                 games.update()
-                .where(games.c.id == game_id, games.c.finished_at.is_(None))
-                .values(finished_at=_now(), result=text)
+                .where(games.c.id == game_id)
+                .values(quarantined_at=_now(), quarantine_reason=_text(reason, "reason"))
             )
             if updated.rowcount == 0:
-                if await _exists(conn, games.c.id == game_id):
-                    raise StorageError(f"game {game_id} is already finished")
                 raise StorageError(f"no game {game_id}")
+            if table_code is not None and values:
+                await _update_table(conn, table_code, values)
 
     async def game(self, game_id: int) -> GameRow | None:
         """A game with its committed actions, or None."""
@@ -820,7 +909,8 @@ class Storage:
         return game.to_record()
 
     async def live_games(self) -> list[GameRow]:
-        """Games not finished at tables not closed, with their actions, by id.
+        """Games neither finished nor quarantined at tables not closed, with their actions,
+        by id.
 
         What a restarted server rebuilds.
         """
@@ -828,7 +918,11 @@ class Storage:
         live = (
             sa.select(games)
             .join(tables, games.c.table_code == tables.c.code)
-            .where(games.c.finished_at.is_(None), tables.c.closed_at.is_(None))
+            .where(
+                games.c.finished_at.is_(None),
+                games.c.quarantined_at.is_(None),
+                tables.c.closed_at.is_(None),
+            )
         )
         async with self._engine.connect() as conn:
             rows = (await conn.execute(live.order_by(games.c.id))).all()
@@ -912,6 +1006,44 @@ class Storage:
             else:
                 self.batches += 1
                 _resolve(pending.future)
+
+
+def _table_values(
+    config: dict[str, Any] | None, status: str | None, host_id: int | Unset | None
+) -> dict[str, Any]:
+    """The columns of a table update, checked (before any transaction begins)."""
+    values: dict[str, Any] = {}
+    if config is not None:
+        values["config"] = _dump(config, "config")
+    if status is not None:
+        values["status"] = _text(status, "status")
+    if host_id is not UNSET:
+        if host_id is not None:
+            _int(host_id, "host_id")
+        values["host_id"] = host_id
+    return values
+
+
+async def _update_table(conn: AsyncConnection, code: str, values: dict[str, Any]) -> None:
+    if values:
+        result = await conn.execute(tables.update().where(tables.c.code == code).values(**values))
+        found = result.rowcount > 0
+    else:
+        found = await _exists(conn, tables.c.code == code)
+    if not found:
+        raise StorageError(f"no table {code!r}")
+
+
+async def _finish(conn: AsyncConnection, game_id: int, result: str) -> None:
+    updated = await conn.execute(
+        games.update()
+        .where(games.c.id == game_id, games.c.finished_at.is_(None))
+        .values(finished_at=_now(), result=result)
+    )
+    if updated.rowcount == 0:
+        if await _exists(conn, games.c.id == game_id):
+            raise StorageError(f"game {game_id} is already finished")
+        raise StorageError(f"no game {game_id}")
 
 
 async def _exists(conn: AsyncConnection, condition: sa.ColumnElement[bool]) -> bool:

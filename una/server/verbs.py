@@ -1,8 +1,9 @@
 """Chat and slash verbs, BYOND's IRC style.
 
-Plain text is said to the table. A message that begins with "una" or "уно" calls UNO (and is
-said too), as the BYOND and RU seeds describe. A leading slash makes a verb; an unknown verb
-gets a list of the known ones and the closest match.
+Plain text is said to the table. A line that begins with the letters "una" (BYOND's rule) or
+«уно» (the RU bot's) is the una command and is not said as chat: "unabombers are wacky" calls
+UNO. Begun with a space (" una ..."), it is ordinary chat. A leading slash makes a verb; an
+unknown verb gets a list of the known ones and the closest match.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 Handler = Callable[["RoomService", "Table", "Client", str], Awaitable[None]]
 
 HELP = {
-    "una": "call UNO (any message that starts with una or уно does too)",
+    "una": "call UNO (so does any line that starts with una or уно; a leading space makes it chat)",
     "challenge": "challenge the Wild Draw Four played on you (/challenge [name])",
     "draw": "draw a card, take a pending draw, or pass after drawing",
     "pass": "pass after drawing",
@@ -38,8 +39,29 @@ HELP = {
 }
 
 
-async def run_chat(service: RoomService, table: Table, client: Client, text: str) -> None:
-    """Say ``text`` at the table, or run the verb it holds."""
+#: Line starts that make a chat line the una command (compared in lower case).
+UNA_PREFIXES = ("una", "уно")
+
+
+def calls_una(text: str, spaced: bool = False) -> bool:
+    """Whether a chat line is the una command rather than chat.
+
+    >>> calls_una("Unabombers are wacky"), calls_una("уно!"), calls_una("uno")
+    (True, True, False)
+    >>> calls_una("una", spaced=True), calls_una("I said una")
+    (False, False)
+    """
+    return not spaced and text.lower().startswith(UNA_PREFIXES)
+
+
+async def run_chat(
+    service: RoomService, table: Table, client: Client, text: str, spaced: bool = False
+) -> None:
+    """Say ``text`` at the table, or run the verb it holds; ``spaced``: the line began with
+    a space (so it is chat, whatever its first letters)."""
+    if calls_una(text, spaced):
+        await verb_una(service, table, client, text)
+        return
     if text.startswith("/"):
         verb, _, rest = text[1:].partition(" ")
         handler = VERBS.get(verb.lower())
@@ -49,13 +71,6 @@ async def run_chat(service: RoomService, table: Table, client: Client, text: str
         await handler(service, table, client, rest.strip())
         return
     await service.say(table, client, text)
-    lowered = text.lower()
-    if lowered.startswith(("una", "уно", "uno")) and _playing(table, client):
-        await _act(service, table, client, "uno")
-
-
-def _playing(table: Table, client: Client) -> bool:
-    return table.game is not None and table.engine_seat(client.player_id) is not None
 
 
 async def _act(service: RoomService, table: Table, client: Client, code: str) -> None:

@@ -5,7 +5,7 @@ import { avatar, bumpIcons } from "./avatar.js";
 import { installDefs } from "./cards.js";
 import { $, h, replace } from "./dom.js";
 import { getLang, setLang, t } from "./i18n.js";
-import { LobbyView } from "./lobby.js";
+import { applyLobby, LobbyView } from "./lobby.js";
 import { Connection } from "./net.js";
 import { ProfileDialog } from "./profile.js";
 import { ReplayView } from "./replay.js";
@@ -44,6 +44,7 @@ class App {
     this.epoch = null;
     this.screen = null;
     this.lobby = [];
+    this.lobbyPage = { page: 0, pages: 1, total: 0, pageSize: 50 };
     this.state = null;
     this.tableCode = null;
     this.tableView = null;
@@ -206,7 +207,9 @@ class App {
         this.onWelcome(m);
         break;
       case "lobby":
-        this.lobby = m.tables || [];
+      case "lobby_table":
+      case "lobby_gone":
+        applyLobby(this, m);
         if (this.screen === "lobby") this.lobbyView.render();
         break;
       case "joined":

@@ -39,6 +39,36 @@ function switchText(name) {
   return rulesData.switches[name]?.description || "";
 }
 
+/**
+ * The lobby the server sent: a page ("lobby"), then that page's changes ("lobby_table": a
+ * table's new summary, or a new table for the top of the first page; "lobby_gone": a table
+ * closed). Kept in app.lobby (the tables shown) and app.lobbyPage.
+ */
+export function applyLobby(app, m) {
+  const info = app.lobbyPage;
+  if (m.type === "lobby") {
+    app.lobby = m.tables || [];
+    app.lobbyPage = { page: m.page ?? 0, pages: m.pages ?? 1, total: m.total ?? app.lobby.length,
+      pageSize: m.page_size ?? 50 };
+    return;
+  }
+  if (m.type === "lobby_gone") {
+    const before = app.lobby.length;
+    app.lobby = app.lobby.filter((table) => table.code !== m.code);
+    if (app.lobby.length < before) info.total = Math.max(0, info.total - 1);
+  } else {
+    const at = app.lobby.findIndex((table) => table.code === m.table.code);
+    if (at >= 0) {
+      app.lobby[at] = m.table;
+    } else if (m.new) {
+      app.lobby.unshift(m.table);
+      app.lobby.length = Math.min(app.lobby.length, info.pageSize);
+      info.total += 1;
+    }
+  }
+  info.pages = Math.max(1, Math.ceil(info.total / info.pageSize));
+}
+
 // switches with a control of their own in the form, or none at all
 const SKIP_SWITCHES = new Set(["target", "players", "cards"]);
 
@@ -87,11 +117,20 @@ export class LobbyView {
           canJoin ? h("button", { class: "primary join", onclick: () => this.app.send({ type: "join", table: table.code }) }, t("lobby.join")) : null,
           h("button", { class: "watch", onclick: () => this.app.send({ type: "watch", table: table.code }) }, t("lobby.watch"))));
     });
+    const { page, pages, total } = this.app.lobbyPage;
+    const go = (to) => this.app.send({ type: "lobby", page: to });
+    const pager = pages > 1
+      ? h("div", { class: "lobby-pager row" },
+        h("button", { class: "small lobby-prev", disabled: page <= 0 || null, onclick: () => go(page - 1) }, t("lobby.prev")),
+        h("span", { class: "lobby-page muted" }, t("lobby.page", { page: page + 1, pages, total })),
+        h("button", { class: "small lobby-next", disabled: page >= pages - 1 || null, onclick: () => go(page + 1) }, t("lobby.next")))
+      : null;
     return h("div", { class: "panel lobby-tables" },
       h("div", { class: "panel-head" },
         h("h2", {}, t("lobby.tables")),
-        h("button", { class: "small", onclick: () => this.app.send({ type: "lobby" }) }, t("lobby.refresh"))),
-      rows.length ? h("ul", { class: "lobby-tables-list" }, rows) : h("p", { class: "muted" }, t("lobby.none")));
+        h("button", { class: "small", onclick: () => go(page) }, t("lobby.refresh"))),
+      rows.length ? h("ul", { class: "lobby-tables-list" }, rows) : h("p", { class: "muted" }, t("lobby.none")),
+      pager);
   }
 
   codePanel() {
