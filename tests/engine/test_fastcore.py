@@ -276,21 +276,19 @@ def test_unsupported_rules_fall_back_to_python(core: Any) -> None:
 
 
 def test_the_core_refuses_what_it_does_not_know(core: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A switch the core does not know (one added to the rules later, as uno_penalty) or a
-    value it does not implement makes compile_rules refuse: a typed error, a fallback."""
+    """A switch the core does not know (one added to the rules later) or a value it does
+    not implement makes compile_rules refuse: a typed error, a fallback."""
     standard = RuleSet.preset_named("standard")
     real = standard.to_dict
 
     def with_new_switch(self: RuleSet) -> dict[str, Any]:
-        return real() | {"uno_penalty": "auto"}
+        return real() | {"uno_fine": 3}
 
     monkeypatch.setattr(RuleSet, "to_dict", with_new_switch)
     fast._compile.cache_clear()
     try:
-        assert fast.why_unsupported(standard) == (
-            "the C core does not know the switch 'uno_penalty'"
-        )
-        with pytest.raises(fast.CoreUnsupported, match="uno_penalty"):
+        assert fast.why_unsupported(standard) == "the C core does not know the switch 'uno_fine'"
+        with pytest.raises(fast.CoreUnsupported, match="uno_fine"):
             fast.compiled(standard, 2)
     finally:
         monkeypatch.undo()

@@ -88,6 +88,7 @@ static const SwitchSpec SWITCH_SPECS[] = {
     {"play_drawn", SW_CHOICE, 0, {"may", "must", "never", NULL}},
     {"uno_call", SW_CHOICE, 0, {"manual", "auto", NULL}},
     {"uno_window", SW_CHOICE, 0, {"next_turn", "own_turn", NULL}},
+    {"uno_penalty", SW_CHOICE, 0, {"catch", "auto", NULL}},
     {"false_uno_penalty", SW_BOOL, 3, {NULL}},
     {"bad_catch_penalty", SW_BOOL, 3, {NULL}},
     {"challenge", SW_BOOL, 3, {NULL}},
@@ -104,7 +105,8 @@ static const SwitchSpec SWITCH_SPECS[] = {
 };
 #define NSWITCHES ((int)(sizeof SWITCH_SPECS / sizeof SWITCH_SPECS[0]))
 enum { S_STACK_D2, S_STACK_D4, S_STACK_CROSS, S_JUMP_IN, S_SEVEN_ZERO, S_DUP, S_VOLUNTARY,
-       S_PLAY_DRAWN, S_UNO_CALL, S_UNO_WINDOW, S_FALSE_UNO, S_BAD_CATCH, S_CHALLENGE,
+       S_PLAY_DRAWN, S_UNO_CALL, S_UNO_WINDOW, S_UNO_PENALTY, S_FALSE_UNO, S_BAD_CATCH,
+       S_CHALLENGE,
        S_GUILTY_COLOR, S_REVEAL, S_WD4_RULE, S_FINISH, S_SCORING, S_TARGET, S_FIRST_PLAYER,
        S_PLAYERS, S_CARDS };
 enum { PD_MAY = 0, PD_MUST = 1, PD_NEVER = 2 };
@@ -1094,13 +1096,15 @@ static void apply(Game *g, int seat, const Act *a)
 {
     int kind = a->kind;
     if (kind <= A_CHALLENGE) {
-        /* A turn action closes UNO windows: everybody else's (next_turn), or her own. */
-        if (SW(g, S_UNO_WINDOW) == 0) {
-            for (int o = 0; o < g->n; o++)
-                if (o != seat)
-                    g->owes[o] = g->false_uno[o] = 0;
-        } else {
-            g->owes[seat] = g->false_uno[seat] = 0;
+        /* A turn action closes UNO windows: everybody else's (next_turn), or her own;
+         * under uno_penalty=auto a call still owed then costs 2 cards. */
+        int auto_penalty = SW(g, S_UNO_PENALTY) == 1;
+        for (int o = 0; o < g->n; o++) {
+            if (SW(g, S_UNO_WINDOW) == 0 ? o == seat : o != seat)
+                continue;
+            if (auto_penalty && g->owes[o] && HLEN(g, o) == 1)
+                draw_cards(g, o, 2);
+            g->owes[o] = g->false_uno[o] = 0;
         }
     }
     switch (kind) {
