@@ -19,6 +19,13 @@ The two alternate for ``--rounds`` rounds and the best round of each is kept (th
 disturbed by other load). Needs the bench extra: ``pip install -e '.[bench]'``.
 
     python benchmarks/engine_vs_rlcard.py --games 2000 --rounds 3
+
+With ``--sim`` it times ``una sim --bots random`` instead (:func:`sim_playout`: the
+runner ``una sim --json`` runs, in this process: the C core wherever it plays the
+preset, random bots on their own generators, the per-game results), on every preset
+of ``--presets``, against RLCard's raw game in the same run:
+
+    python benchmarks/engine_vs_rlcard.py --sim --players 2,4,8 --games 4000 --rounds 3
 """
 
 from __future__ import annotations
@@ -30,6 +37,8 @@ import sys
 import time
 from typing import Any
 
+from una.engine.rules import RuleSet
+from una.sim import runner
 from una.sim.bench import Throughput, core_playout, playout
 
 
@@ -73,6 +82,36 @@ def compare(players: int, games: int, rounds: int, seed: int) -> dict[str, Any]:
     return out
 
 
+def sim_playout(players: int, games: int, seed: int, preset: str) -> Throughput:
+    """``una sim --rules preset --players N --bots random``'s games, timed."""
+    config = runner.SimConfig(RuleSet.from_json(preset), players, games, ("random",), seed)
+    start = time.perf_counter()
+    results = runner.run(config)
+    seconds = time.perf_counter() - start
+    engine = "python" if runner.core_unsupported(config) else "c"
+    moves = sum(r.actions for r in results)
+    return Throughput(players, games, moves, seconds, engine=engine, rules=preset)
+
+
+def compare_sim(players: int, games: int, rounds: int, seed: int, preset: str) -> dict[str, Any]:
+    best: dict[str, Throughput] = {}
+    for round_ in range(rounds):
+        sim = sim_playout(players, games, seed + round_, preset)
+        rl = rlcard_playout(players, games, seed + round_)
+        for name, result in (("sim", sim), ("rlcard", rl)):
+            if name not in best or result.seconds < best[name].seconds:
+                best[name] = result
+    return {
+        "preset": preset,
+        "players": players,
+        "sim": best["sim"].to_json(),
+        "rlcard": best["rlcard"].to_json(),
+        "ratio_games_per_second": round(
+            best["sim"].games_per_second / best["rlcard"].games_per_second, 2
+        ),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2000, help="hands per round and side")
@@ -80,6 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per side")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--sim", action="store_true", help="time una sim --bots random")
+    parser.add_argument(
+        "--presets", default="standard,telegram,alupula,byond", help="with --sim: presets"
+    )
     args = parser.parse_args(argv)
     try:
         import rlcard  # type: ignore[import-untyped]
@@ -87,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         print("RLCard is not installed: pip install -e '.[bench]'", file=sys.stderr)
         return 2
     counts = [int(p) for p in args.players.split(",")]
+    if args.sim:
+        return sim_main(args, counts, rlcard.__version__)
     runs = [compare(p, args.games, args.rounds, args.seed) for p in counts]
     if args.json:
         print(json.dumps({"rlcard": rlcard.__version__, "runs": runs}))
@@ -111,6 +156,30 @@ def main(argv: list[str] | None = None) -> int:
             )
         else:
             print(f"{'':>7} (the C core is not built: see docs/benchmarks.md)")
+    return 0
+
+
+def sim_main(args: argparse.Namespace, counts: list[int], version: str) -> int:
+    presets = [p for p in args.presets.split(",") if p]
+    runs = [
+        compare_sim(p, args.games, args.rounds, args.seed, preset)
+        for preset in presets
+        for p in counts
+    ]
+    if args.json:
+        print(json.dumps({"rlcard": version, "sim_runs": runs}))
+        return 0
+    print(f"RLCard {version}; una sim --bots random; {args.games} games per round, best of "
+          f"{args.rounds}")  # fmt: skip
+    print(f"{'preset':>9} {'players':>7} {'engine':>6} {'games/s':>9} {'moves/s':>11} "
+          f"{'rlcard g/s':>10} {'ratio':>7}")  # fmt: skip
+    for run_ in runs:
+        sim, rl = run_["sim"], run_["rlcard"]
+        print(
+            f"{run_['preset']:>9} {run_['players']:>7} {sim['engine']:>6} "
+            f"{sim['games_per_second']:>9,.0f} {sim['moves_per_second']:>11,.0f} "
+            f"{rl['games_per_second']:>10,.0f} {run_['ratio_games_per_second']:>6.1f}x"
+        )
     return 0
 
 

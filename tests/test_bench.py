@@ -31,6 +31,10 @@ def test_core_playout_counts() -> None:
         return
     assert result is not None and result.engine == "c" and result.to_json()["engine"] == "c"
     assert result.games == 4 and result.moves == fast.random_playouts(3, 4, seed=2).moves
+    telegram = core_playout(3, 4, seed=2, rules="telegram")
+    assert telegram is not None and telegram.rules == "telegram"
+    assert telegram.moves == fast.random_playouts_py(3, 4, 2, "telegram").moves
+    assert core_playout(3, 4, seed=2, rules={"preset": "byond", "cards": {"SP": 8}}) is None
 
 
 def test_una_bench_json() -> None:
@@ -39,12 +43,18 @@ def test_una_bench_json() -> None:
         timeout=60, check=True,
     )  # fmt: skip
     data = json.loads(out.stdout)
+    presets = ["alupula", "byond", "standard", "telegram"]
+    assert data["presets"] == presets
     runs = data["runs"]
-    assert [r["players"] for r in runs] == [2, 4] and all(r["games"] == 3 for r in runs)
-    assert all(r["engine"] == "python" for r in runs)
+    assert [(r["rules"], r["players"]) for r in runs] == [(p, n) for p in presets for n in (2, 4)]
+    assert all(r["engine"] == "python" and r["games"] == 3 for r in runs)
     cores = data["core_runs"]
-    assert [r["players"] for r in cores] == ([2, 4] if fast.available() else [])
+    played = [p for p in presets if fast.supports(p)]
+    assert [(r["rules"], r["players"]) for r in cores] == [(p, n) for p in played for n in (2, 4)]
     assert all(r["engine"] == "c" and r["games"] == 3 for r in cores)
+    assert set(data["not_in_core"]) == set(presets) - set(played)
+    if fast.available():
+        assert played == presets
 
 
 def test_una_bench_table_and_soak() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -354,3 +355,55 @@ def test_serve_refuses_a_bad_cluster_setting(args: list[str], says: str) -> None
     done = run("serve", *args)
     assert done.returncode == 2
     assert done.stderr.strip().startswith(says) and len(done.stderr.strip().splitlines()) == 1
+
+
+# ------------------------------------------- every command, bad options (issue 19)
+
+#: Each command with options that are wrong; each must be one line on stderr, exit 2, and
+#: name what was wrong (the last item: a word the line must hold).
+BAD_OPTIONS = [
+    (["replay"], "file"),
+    (["replay", "/no/such/record.json"], "No such file"),
+    (["replay", "--upto", "x", "f.json"], "--upto"),
+    (["rules", "nosuch"], "nosuch"),
+    (["rules", "--colour"], "--colour"),
+    (["sim", "--games", "abc"], "--games"),
+    (["sim", "--rules", "nosuch", "-g", "1"], "nosuch"),
+    (["sim", "--bots", "nosuch", "-g", "1"], "nosuch"),
+    (["sim", "--set", "nosuch=1", "-g", "1"], "nosuch"),
+    (["sim", "--jobs", "0", "-g", "1"], "--jobs"),
+    (["sim", "--think-ms", "abc"], "--think-ms"),
+    (["play", "--players", "0"], "--players"),
+    (["play", "--seed", "x"], "--seed"),
+    (["play", "--bots", "nosuch"], "nosuch"),
+    (["bench", "--players", "x"], "--players"),
+    (["bench", "--soak", "0"], "--soak"),
+    (["serve", "--db", "mysql://x@y/z"], "mysql"),
+    (["serve", "--db", "postgresql://nobody@127.0.0.1:1/x"], "--db"),
+    (["serve", "--db", "sqlite:////proc/no/such/dir/una.db"], "--db"),
+    (["serve", "--port", "abc"], "--port"),
+    (["serve", "--port", "70000"], "--port"),
+    (["serve", "--log-level", "loud"], "--log-level"),
+    (["telegram", "--token", ""], "--token"),
+    (["telegram", "--token", "not-a-token"], "--token"),
+    (["telegram", "--token", "123:abc", "--db", "mysql://x"], "mysql"),
+    (["telegram", "--token", "123:abc", "--api-url", "notaurl"], "--api-url"),
+    (["nosuch"], "nosuch"),
+]
+
+
+@pytest.mark.parametrize(("args", "named"), BAD_OPTIONS, ids=lambda a: " ".join(a) or "-")
+def test_every_command_refuses_bad_options_in_one_line(args: list[str], named: str) -> None:
+    result = subprocess.run(
+        [str(UNA), *args], input="", capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "UNA_TELEGRAM_TOKEN": ""},
+    )  # fmt: skip
+    line = one_error_line(result)
+    assert named in line, line
+
+
+def test_every_command_is_in_the_bad_options_list() -> None:
+    from una.cli import app
+
+    commands = {command.name or command.callback.__name__ for command in app.registered_commands}  # type: ignore[union-attr]
+    assert commands <= {args[0] for args, _ in BAD_OPTIONS}, commands

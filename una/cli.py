@@ -368,8 +368,14 @@ def serve(
 
     try:
         url = async_url(db) if db else None
-    except ValueError as error:
+    except (ValueError, StorageError) as error:
         _fail(f"--db: {error}")
+    if not 0 <= port <= 65535:
+        _fail(f"--port: from 0 to 65535, not {port}")
+    if bot_delay is not None and not 0 <= bot_delay <= 60:
+        _fail(f"--bot-delay: from 0 to 60 seconds, not {bot_delay}")
+    if log_level not in LOG_LEVELS:
+        _fail(f"--log-level: one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
     if redis and not redis.startswith(("redis://", "rediss://", "unix://")):
         _fail(f"--redis: a redis://HOST:PORT URL, not {redis!r}")
     if redis and not async_url(url or os.environ.get("UNA_DB") or "x.db").startswith("postgresql"):
@@ -379,12 +385,35 @@ def serve(
             check_service_free(url or default_db_url())
         except StorageError as error:
             _fail(f"una serve: {error}")
+    # The database is opened (and migrated) once here, so that a wrong URL or an unreachable
+    # server is one line, not uvicorn's traceback from the application's startup.
+    _check_database(url)
     application = create_app(db_url=url, bot_delay=bot_delay, redis_url=redis)
     typer.echo(f"Una is serving on http://{host}:{port}/ (WebSocket: ws://{host}:{port}/ws)")
     # Frames a little over our own limit reach the handler, which answers them with an
     # error; far larger ones are cut by uvicorn before they are read.
     uvicorn.run(application, host=host, port=port, log_level=log_level,
                 ws_max_size=8 * MAX_FRAME)  # fmt: skip
+
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def _check_database(url: str | None) -> None:
+    import asyncio
+
+    from una.server.app import default_db_url
+    from una.server.storage import Storage
+
+    async def open_and_close() -> None:
+        storage = await Storage.open(url or default_db_url())
+        await storage.close()
+
+    try:
+        asyncio.run(open_and_close())
+    except Exception as error:  # the driver's errors have no common base: name what failed
+        reason = " ".join(str(error).split()) or type(error).__name__
+        _fail(f"--db: cannot open the database: {reason[:300]}")
 
 
 @app.command()
@@ -420,16 +449,57 @@ def telegram(
         _fail("una telegram: give --token or set UNA_TELEGRAM_TOKEN")
     try:
         url = async_url(db) if db else default_db_url()
-    except ValueError as error:
+    except (ValueError, StorageError) as error:
         _fail(f"--db: {error}")
+    from aiogram.utils.token import TokenValidationError, validate_token
+
+    try:
+        validate_token(token)
+    except TokenValidationError:
+        _fail("--token: not a bot token (they look like 123456:ABC-DEF...)")
+    if api_url is not None and not api_url.startswith(("http://", "https://")):
+        _fail(f"--api-url: an http:// or https:// URL, not {api_url!r}")
+    from aiogram.exceptions import TelegramAPIError, TelegramUnauthorizedError
+
     if card_url is not None and not card_url.startswith(("https://", "http://")):
         _fail(f"--card-url: expected an http(s) URL, not {card_url!r}")
     try:  # the clear refusal next to a running una serve (its service takes the lock)
         check_service_free(url)
     except StorageError as error:
         _fail(f"una telegram: {error}")
-    polling_main(token, api_url, url, bot_delay, card_url)
+    try:
+        polling_main(token, api_url, url, bot_delay, card_url)
+    except TelegramUnauthorizedError:
+        _fail("--token: the Bot API refused this token")
+    except TelegramAPIError as error:
+        _fail(f"una telegram: the Bot API failed: {' '.join(str(error).split())[:300]}")
+
+
+def run(args: list[str] | None = None) -> None:
+    """The console script: the app, with every refusal one line on standard error and exit
+    status 2 (typer's usage errors too, which it would print as a box under the usage)."""
+    from una.server.storage import StorageError
+
+    try:
+        code = app(args=args, standalone_mode=False)
+    except typer.TyperException as error:  # typer's click: usage errors, a missing file ...
+        context = getattr(error, "ctx", None)
+        if type(error).__name__ == "NoArgsIsHelpError" and context is not None:
+            typer.echo(context.get_help())  # `una` alone: the help, as before
+            sys.exit(2)
+        command = context.command_path if context is not None else "una"
+        message = " ".join(error.format_message().split())
+        typer.echo(f"{command}: {message}", err=True)
+        sys.exit(2)
+    except typer.Abort:
+        typer.echo("una: interrupted", err=True)
+        sys.exit(130)
+    except (UnaError, StorageError, OSError) as error:  # a command that let one through
+        reason = " ".join(str(error).split()) or type(error).__name__
+        typer.echo(f"una: {reason}", err=True)
+        sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    app()
+    run()

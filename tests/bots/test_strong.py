@@ -165,3 +165,26 @@ def test_a_strong_bot_observes_every_action_through_the_driver() -> None:
     table = Table(game, [Watching(4), make_bot("random")], [random.Random(0), random.Random(1)])
     table.play_hand()
     assert [(s, code) for s, code in game.log] == seen
+
+
+@pytest.mark.parametrize(
+    ("preset", "policy"),
+    [("standard", "greedy"), ("telegram", "greedy"), ("alupula", "random"), ("byond", "random")],
+)
+def test_rollouts_run_in_the_core_on_every_preset(preset: str, policy: str) -> None:
+    """The greedy policy where the core can play it, the random policy elsewhere: in C on
+    every preset (when the core is built)."""
+    from una.engine import fast
+
+    bot = StrongBot(level="easy")
+    for seed in range(40):  # a position with more than one choice: a search
+        game = Game(preset, 3, seed=seed)
+        seat = game.to_act
+        assert seat is not None
+        action = bot.choose(game.view_for(seat), random.Random(1))
+        assert action in game.legal_actions(seat)
+        if bot._compiled:
+            break
+    assert bot._compiled == fast.available()
+    if fast.available():
+        assert bot._core_policy == policy

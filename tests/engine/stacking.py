@@ -7,6 +7,7 @@ from typing import Any
 
 from una.engine import Card, Game
 from una.engine.record import stacked_deck
+from una.engine.rng import Rng
 
 
 def deal(
@@ -65,3 +66,17 @@ def drain_pile(game: Game, seat: int) -> None:
 HAND_A = "R1 R2 R3 G4 G5 B6 Y7"
 HAND_B = "G1 G2 G3 B4 B5 Y6 Y8"
 HAND_C = "B1 B2 B3 Y4 Y5 G6 G7"
+
+
+def drain(game: Game, keep_pile: int, keep_discard: int, rng: Rng) -> None:
+    """All but ``keep_pile`` cards of the draw pile and all but the top and
+    ``keep_discard`` of the discard pile go into random hands of players in the hand."""
+    moved = game.draw_pile[: max(0, len(game.draw_pile) - keep_pile)]
+    del game.draw_pile[: len(moved)]
+    under = game.discard[:-1]
+    cut = max(0, len(under) - keep_discard)
+    moved += under[:cut]
+    game.discard[:] = under[cut:] + game.discard[-1:]
+    seats = game.seats_in_hand()
+    for card in moved:
+        game.hands[seats[rng.below(len(seats))]].append(card)

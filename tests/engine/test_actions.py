@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from una.engine.actions import CHALLENGE, DEAL, DRAW, PASS, UNO, Action, Kind
 from una.engine.cards import ALL_CARDS, COLORS, Card, Color
 from una.engine.errors import InvalidCode
+from una.engine.rules import MAX_SEATS
 
 # ------------------------------------------------------------ every form
 
@@ -41,7 +42,7 @@ from una.engine.errors import InvalidCode
         "uno",
         "catch @0",
         "catch @3",
-        "catch @12",
+        "catch @9",
         "deal",
     ],
 )
@@ -170,7 +171,7 @@ def test_superscript_digit_seat_is_an_invalid_code() -> None:
 
 cards = st.sampled_from(ALL_CARDS)
 colors = st.sampled_from(COLORS)
-seats = st.integers(min_value=0, max_value=20)
+seats = st.integers(min_value=0, max_value=MAX_SEATS - 1)
 
 plays = st.builds(
     Action.play,
@@ -223,3 +224,39 @@ def test_random_actions_parse_from_any_spelling(action: Action, data: st.DataObj
     text = _scramble(action.code, data)
     assert Action.parse(text) == action
     assert Action.parse(text).code == action.code
+
+
+# ------------------------------------------------- hostile codes (issue 19)
+
+
+def test_crafted_codes_do_not_grow_the_intern_cache() -> None:
+    from una.engine import actions
+
+    Action.parse("play R5 @1")  # a rule-reachable play: interned once
+    before = len(actions._PLAYS)
+    for i in range(1000):
+        targets = " ".join(f"@{(i + k) % MAX_SEATS}" for k in range(2 + i % 50))
+        Action.parse(f"play R5 {targets}")
+        Action.parse(f"play W4 G {targets} uno")
+    assert len(actions._PLAYS) == before
+    assert Action.parse("play R5 @1") is Action.parse("play r5 @1")
+
+
+def test_seats_are_checked_before_they_are_numbers() -> None:
+    with pytest.raises(InvalidCode, match=r"no seat @4 at a table of 4 seats"):
+        Action.parse("play R7 @4", seats=4)
+    with pytest.raises(InvalidCode, match=r"no seat @2000 at a table of 10 seats"):
+        Action.parse("play R5 @1 @2000")
+    # 5,000 digits would make int() raise ValueError (not InvalidCode) on Python 3.11+.
+    with pytest.raises(InvalidCode, match="no seat"):
+        Action.parse("catch @" + "9" * 5000)
+    assert Action.parse("catch @03", seats=4).targets == (3,)
+
+
+def test_errors_do_not_echo_a_huge_code() -> None:
+    with pytest.raises(InvalidCode) as caught:
+        Action.parse("play " + "X" * 100_000)
+    assert len(str(caught.value)) < 300
+    with pytest.raises(InvalidCode) as caught:
+        Action.parse("play R5 " + "@" + "x" * 100_000)
+    assert len(str(caught.value)) < 300

@@ -269,6 +269,17 @@ def test_quitter_heads_up_is_a_blocked_hand_between_the_two() -> None:
     assert ended is not None and ended.blocked and ended.winner == 0
 
 
+def test_quitter_blocked_hand_dung_compares_with_the_winners_empty_hand() -> None:
+    # Seat 0 quits with seat 1: a blocked hand between the two, which seat 0 wins on the
+    # tie (Dung raises seat 1 to 310 while both hold cards). Seat 0's hand then counts as
+    # empty, so the Dung holder's own 121 stands: it is not raised to seat 0's 310.
+    game = byond("QUIT WR4 WTP R1 R2 R3 G4", "DUNG G1 G2 G3 B4 B5 Y6", first="G9")
+    game.apply(0, "play QUIT @1")
+    ended = game.hand_result
+    assert ended is not None and ended.blocked and ended.winner == 0
+    assert ended.points == (0, 100 + 1 + 2 + 3 + 4 + 5 + 6)
+
+
 def test_kobe_locks_its_holders_other_cards() -> None:
     game = byond("KOBE R1 R2 R3 G4 G5 B6", B, C, first="R9")
     assert not any(code.startswith("play") for code in legal(game, 0))

@@ -6,35 +6,27 @@ under ``CI=true``: ``scripts/setup`` builds it, so a CI run without it is a brok
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 from typing import Any
 
 import pytest
+from stacking import drain
 
 from una.bots.random_bot import pick
 from una.engine import Card, Color, Game, Phase, RuleSet, fast
 from una.engine.events import HandEnded, Passed, Reshuffled
 from una.engine.rng import Rng
-
-
-@pytest.fixture
-def core() -> Any:
-    """The compiled module, or a skip (a failure under CI=true) when it is not built."""
-    if not fast.available():
-        message = "the C core una.engine._fastcore is not built (run ./scripts/setup)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return fast._fastcore
+from una.engine.state import NAMES
 
 
 def c_result(core: Any, game: Game, seed: int) -> tuple[int, int, int]:
     """(winner, points, moves) of the C playout from ``game``; ``game`` must not change."""
     before = (game.state_json(), [list(h) for h in game.hands], list(game.draw_pile),
               game.rng.state, list(game.owes_uno))  # fmt: skip
-    result: tuple[int, int, int] = core.playout_from(*fast._state(game), seed)
+    result: tuple[int, int, int] = core.playout_from(
+        fast.compiled(game.rules, game.n), NAMES, fast._values(game), seed
+    )
     after = (game.state_json(), [list(h) for h in game.hands], list(game.draw_pile),
              game.rng.state, list(game.owes_uno))  # fmt: skip
     assert before == after
@@ -82,25 +74,30 @@ def advance(game: Game, moves: int, rng: Rng) -> None:
 # ------------------------------------------------------------------ whole hands
 
 
-def test_trace_hand_is_the_python_engines_game(core: Any) -> None:
+PLAYED = ("standard", "telegram", "alupula")
+
+
+@pytest.mark.parametrize("preset", PLAYED)
+def test_trace_hand_is_the_python_engines_game(core: Any, preset: str) -> None:
     for players in range(2, 11):
-        for index in range(70):
+        for index in range(12):
             game_seed = index * 7919 + players
             policy_seed = index ^ 0x5DEECE66D
-            assert core.trace_hand(players, game_seed, policy_seed) == fast.trace_hand_py(
-                players, game_seed, policy_seed
+            assert fast.trace_hand(players, game_seed, policy_seed, preset) == (
+                fast.trace_hand_py(players, game_seed, policy_seed, preset)
             ), (players, game_seed, policy_seed)
 
 
 def test_trace_hand_with_any_64_bit_seed(core: Any) -> None:
     for seed in (-1, -(2**63), 2**64 - 1, 2**64 + 5, 2**70 + 3):
-        assert core.trace_hand(3, seed, seed) == fast.trace_hand_py(3, seed, seed)
+        assert fast.trace_hand(3, seed, seed) == fast.trace_hand_py(3, seed, seed)
 
 
-def test_random_playouts_totals_match(core: Any) -> None:
-    for players, games, seed in ((2, 120, 1), (3, 60, 2), (4, 60, 3), (6, 30, 4), (10, 30, 5)):
-        c = fast.Playouts(*core.random_playouts(players, games, seed))
-        assert c == fast.random_playouts_py(players, games, seed)
+@pytest.mark.parametrize("preset", PLAYED)
+def test_random_playouts_totals_match(core: Any, preset: str) -> None:
+    for players, games, seed in ((2, 60, 1), (3, 30, 2), (4, 30, 3), (6, 15, 4), (10, 10, 5)):
+        c = fast.Playouts(*core.random_playouts(fast.compiled(preset, players), games, seed))
+        assert c == fast.random_playouts_py(players, games, seed, preset)
         assert c.games == games == sum(c.wins) and c.moves > games and len(c.points) == players
 
 
@@ -172,19 +169,6 @@ def test_playout_from_a_finished_hand_gives_its_winner() -> None:
     advance(game, 10_000, Rng(4))
     assert game.hand_result is not None
     assert fast.playout_from(game, 1) == game.hand_result.winner
-
-
-def drain(game: Game, keep_pile: int, keep_discard: int, rng: Rng) -> None:
-    """Position setup: all but ``keep_pile`` cards of the draw pile and all but the top and
-    ``keep_discard`` cards of the discard pile go into random hands (every card stays)."""
-    moved = game.draw_pile[: max(0, len(game.draw_pile) - keep_pile)]
-    del game.draw_pile[: len(moved)]
-    under = game.discard[:-1]
-    cut = max(0, len(under) - keep_discard)
-    moved += under[:cut]
-    game.discard[:] = under[cut:] + game.discard[-1:]
-    for card in moved:
-        game.hands[rng.below(game.n)].append(card)
 
 
 def test_playout_from_exhausted_piles(core: Any) -> None:
@@ -282,64 +266,103 @@ def test_playout_from_a_catch_while_a_color_is_named(core: Any) -> None:
 # ------------------------------------------------------------------- bad input
 
 
-def test_unsupported_rules_fall_back_to_python() -> None:
+def test_unsupported_rules_fall_back_to_python(core: Any) -> None:
     assert fast.supports("standard") and fast.supports(RuleSet.from_json({"target": 100}))
-    assert not fast.supports("telegram")
-    assert not fast.supports(RuleSet.from_json({"preset": "standard", "uno_call": "auto"}))
-    game = Game("telegram", 3, seed=1)
+    assert fast.supports("telegram") and fast.supports("alupula") and fast.supports("byond")
+    big = RuleSet.from_json({"preset": "byond", "cards": {"SP": 8}})
+    assert fast.why_unsupported(big) == "the C core holds decks of up to 160 cards, not 176"
+    game = Game(big, 3, seed=1)
     assert fast.playout_from(game, 2) == fast.playout_from_py(game, 2)
 
 
-def test_without_the_core_everything_still_works(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fast, "ENABLED", False)
-    assert not fast.available()
-    assert fast.trace_hand(3, 1, 2) == fast.trace_hand_py(3, 1, 2)
-    assert fast.random_playouts(2, 5, 1) == fast.random_playouts_py(2, 5, 1)
-    game = Game("standard", 2, seed=1)
-    assert fast.playout_from(game, 3) == fast.playout_from_py(game, 3)
+def test_the_core_refuses_what_it_does_not_know(core: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A switch the core does not know (one added to the rules later) or a value it does
+    not implement makes compile_rules refuse: a typed error, a fallback."""
+    standard = RuleSet.preset_named("standard")
+    real = standard.to_dict
+
+    def with_new_switch(self: RuleSet) -> dict[str, Any]:
+        return real() | {"uno_fine": 3}
+
+    monkeypatch.setattr(RuleSet, "to_dict", with_new_switch)
+    fast._compile.cache_clear()
+    try:
+        assert fast.why_unsupported(standard) == "the C core does not know the switch 'uno_fine'"
+        with pytest.raises(fast.CoreUnsupported, match="uno_fine"):
+            fast.compiled(standard, 2)
+    finally:
+        monkeypatch.undo()
+        fast._compile.cache_clear()
+    spec = {k: v for k, v in standard.to_dict().items() if k != "preset"}
+    table: dict[int, dict[str, Any]] = {fast.CARD_IDS[c]: {} for c in standard.deck()[:1]}
+    with pytest.raises(ValueError, match="does not play play_drawn='sometimes'"):
+        core.compile_rules(spec | {"play_drawn": "sometimes"}, table, [], 7, 2)
+    with pytest.raises(ValueError, match="needs the switch 'finish'"):
+        core.compile_rules({k: v for k, v in spec.items() if k != "finish"}, table, [], 7, 2)
+    # A card whose effect the core does not implement (as a mutant added later would be).
+    spy = {"color": -1, "face": 0, "number": -1, "points": 1, "wild": 0, "wd4": 0,
+           "action_face": 0, "effect": "SPY2", "first": None}  # fmt: skip
+    with pytest.raises(ValueError, match=r"does not play the card SPY \(effect 'SPY2'\)"):
+        core.compile_rules(spec, {fast.CARD_IDS[Card.parse("SPY")]: spy}, [], 7, 2)
+    assert set(core.SWITCHES) == {k for k in standard.to_dict() if k != "preset"}
+
+
+def test_the_core_reads_every_declared_state_field(core: Any) -> None:
+    """The C loader's field list is una.engine.state's, in order; what it holds comes back
+    in its trace states, and what it does not (the log, a finished hand's result, who saw
+    which hand: none of them changes play) is said."""
+    assert core.STATE_FIELDS == NAMES
+    game = Game("alupula", 3, seed=2)
+    steps = core.trace(fast.compiled(game.rules, 3), NAMES, fast._values(game), 1, 1, True)
+    assert set(steps[0][3]) | set(core.STATE_UNHELD) == set(NAMES)
+    assert set(core.STATE_UNHELD) == {"log", "hand_result", "reveals"}
+    renamed = ("rng2", *NAMES[1:])
+    with pytest.raises(ValueError, match="state field 0 is 'rng2'"):
+        core.playout_from(fast.compiled(game.rules, 3), renamed, fast._values(game), 1)
 
 
 def test_bad_seat_counts_and_counts(core: Any) -> None:
     for players in (0, 1, 11):
-        with pytest.raises(ValueError, match="seat 2 to 10"):
-            core.trace_hand(players, 1, 1)
-        with pytest.raises(ValueError, match="seat 2 to 10"):
-            core.random_playouts(players, 1, 1)
+        with pytest.raises(fast.CoreUnsupported, match="seats 2 to 10"):
+            fast.compiled("standard", players)
     with pytest.raises(ValueError, match="games: must be 0 or more"):
-        core.random_playouts(2, -1, 1)
+        core.random_playouts(fast.compiled("standard", 2), -1, 1)
     with pytest.raises(ValueError, match="games: must be 0 or more"):
         fast.random_playouts_py(2, -1, 1)
+    with pytest.raises(TypeError, match="expected what compile_rules returned"):
+        core.random_playouts(b"rules", 1, 1)
 
 
 def bad_state(**changes: Any) -> list[Any]:
     """``_fastcore.playout_from``'s arguments for a fresh 3-player game, with changes."""
-    names = ["hands", "draw_pile", "discard", "color", "direction", "to_act", "phase",
-             "drawn", "pending_draw", "owes_uno", "idle_turns", "recycled", "game_rng"]  # fmt: skip
-    state = dict(zip(names, fast._state(Game("standard", 3, seed=5)), strict=True))
+    game = Game("standard", 3, seed=5)
+    state = dict(zip(NAMES, fast._values(game), strict=True))
     state.update(changes)
-    return [*state.values(), 1]
+    return [fast.compiled(game.rules, 3), NAMES, tuple(state.values()), 1]
 
 
 @pytest.mark.parametrize(
     ("changes", "error", "message"),
     [
-        ({"hands": []}, ValueError, "0 seats"),
-        ({"hands": "abc"}, TypeError, "expected a list of hands"),
+        ({"hands": []}, ValueError, "0 players, but the rules were compiled for 3"),
+        ({"hands": "abc"}, TypeError, "hands: expected a list"),
         ({"draw_pile": [1, 2]}, TypeError, "draw_pile: expected cards, not int"),
-        ({"draw_pile": [Card.parse("RD4")]}, ValueError, "RD4.*not a card of the standard"),
-        ({"draw_pile": []}, ValueError, "not the standard deck"),
+        ({"draw_pile": [Card.parse("RD4")]}, ValueError, "not the rule set's deck"),
+        ({"draw_pile": []}, ValueError, "not the rule set's deck"),
         ({"discard": 7}, TypeError, "discard: expected a list of cards"),
         ({"direction": 0}, ValueError, "direction: 0"),
-        ({"to_act": 3}, ValueError, "to_act: seat 3 is out of range 0-2"),
-        ({"phase": 4}, ValueError, "phase: 4"),
-        ({"color": -1}, ValueError, "color: -1"),
-        ({"color": 4}, ValueError, "color: 4"),
-        ({"phase": 2, "drawn": None}, ValueError, "drawn: None is not in seat"),
-        ({"phase": 2, "drawn": "R5"}, TypeError, "drawn: expected cards"),
-        ({"pending_draw": 4}, ValueError, "pending_draw: 4 in phase 1"),
+        ({"to_act": 3}, ValueError, "to_act: 3 is out of range 0-2"),
+        ({"phase": "over"}, ValueError, "phase: 'over'"),
+        ({"phase": Phase.HAND_OVER}, ValueError, "phase: the hand is over"),
+        ({"color": "purple"}, ValueError, "color: 'purple'"),
+        ({"phase": Phase.DRAWN, "drawn": None}, ValueError, "drawn: None is not in seat"),
+        ({"phase": Phase.DRAWN, "drawn": "R5"}, TypeError, "drawn: expected cards"),
+        ({"pending_draw": 4}, ValueError, "pending_draw: 4 outside a penalty phase"),
         ({"idle_turns": -1}, ValueError, "idle_turns"),
         ({"owes_uno": [False]}, ValueError, "owes_uno: 1 items for 3 players"),
-        ({"recycled": [[], [], [Card.parse("W4")] * 5]}, ValueError, "recycled.2.: lists more"),
+        ({"set_aside": [[Card.parse("R1")], [], []]}, ValueError, "3 of R1, not 2"),
+        ({"position": [1, 0, 2]}, ValueError, "position: seat 0 is not where"),
+        ({"players_in_hand": 2}, ValueError, "players_in_hand: 2"),
     ],
 )
 def test_playout_from_rejects_bad_states(
@@ -353,7 +376,7 @@ def test_playout_from_rejects_bad_states(
 def test_playout_from_rejects_a_card_too_many(core: Any) -> None:
     game = Game("standard", 2, seed=1)
     game.hands[0].append(Card.parse("R1"))
-    with pytest.raises(ValueError, match="not the standard deck: 3 of R1, not 2"):
+    with pytest.raises(ValueError, match="not the rule set's deck: 3 of R1, not 2"):
         fast.playout_from(game, 1)
     game.hands[0][-1] = Card.parse("RD4")
     with pytest.raises(ValueError, match="RD4"):
@@ -373,14 +396,24 @@ def test_playout_from_rejects_a_drawn_card_that_does_not_fit(core: Any) -> None:
 # ------------------------------------------------------------ the greedy rollout policy
 
 
-def test_playouts_from_greedy_is_the_python_reference(core: Any) -> None:
+GREEDY_RULES = (
+    "standard",
+    "telegram",
+    {"preset": "standard", "stack_draw_two": True, "stack_cross": True, "uno_call": "auto",
+     "finish": "to_the_last", "scoring": "penalty", "guilty_color": "reverts"},
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", GREEDY_RULES)
+def test_playouts_from_greedy_is_the_python_reference(core: Any, rules: Any) -> None:
     # Positions of every phase (reached by the random policy), played on by both policies
     # in C and in Python: the same wins per seat, repeat after repeat on one generator.
+    assert fast.supports_greedy(rules)
     phases: Counter[Phase] = Counter()
-    for players in range(2, 11):
-        for index in range(8):
+    for players in range(2, 11) if rules == "standard" else (2, 3, 5, 8):
+        for index in range(8 if rules == "standard" else 2):
             seed = players * 7919 + index
-            game = Game("standard", players, seed=seed)
+            game = Game(rules, players, seed=seed)
             rng = Rng(seed)
             step = Rng(seed ^ 5)
             while not game.hand_over:
@@ -397,7 +430,8 @@ def test_playouts_from_greedy_is_the_python_reference(core: Any) -> None:
                     )
                     assert sum(c_wins) == 3
                 advance(game, 1 + step.below(15), rng)
-    assert phases[Phase.COLOR] and phases[Phase.DRAWN] and phases[Phase.PENALTY]
+    assert phases[Phase.DRAWN] and phases[Phase.PENALTY]
+    assert phases[Phase.COLOR] or rules != "standard"
 
 
 def test_random_playouts_from_match_playout_from(core: Any) -> None:
@@ -441,7 +475,7 @@ def test_playouts_from_bad_arguments(core: Any) -> None:
         fast.playouts_from(game, 1, "smart")
     with pytest.raises(ValueError, match="repeats and limit"):
         fast.playouts_from(game, 1, "greedy", repeats=0)
-    args = fast._state(game)
+    args = (fast.compiled(game.rules, 2), NAMES, fast._values(game))
     with pytest.raises(ValueError, match="policy: 7"):
         core.playouts_from(*args, 1, 7, 1, 10, False)
     with pytest.raises(ValueError, match="repeats: must be 1"):
@@ -450,3 +484,12 @@ def test_playouts_from_bad_arguments(core: Any) -> None:
         core.playouts_from(*args, 1, 1, 1, 0, False)
     # A limit too short for any hand: nobody wins.
     assert core.playouts_from(*args, 1, 1, 4, 1, True) == (0, 0)
+
+
+def test_the_cores_twister_is_pythons_random(core: Any) -> None:
+    """una sim's random bots draw from random.Random: the core's Mersenne Twister gives
+    the same randrange, seed for seed (32- and 64-bit seeds, small and large ranges)."""
+    for seed in (0, 1, 5, 2**31 + 7, 2**32, 2**40 + 3, 2**63 - 1):
+        for n in (2, 3, 4, 7, 64, 1000, 2**20 + 1):
+            expected = random.Random(seed)
+            assert core.mt_randrange(seed, n, 50) == [expected.randrange(n) for _ in range(50)]

@@ -31,6 +31,13 @@ def test_seats_two_to_ten() -> None:
     assert Game("standard", players=10).n == 10
 
 
+def test_players_as_a_string_is_refused() -> None:
+    # A str is a Sequence[str]: "Ann" once made three seats named A, n and n.
+    with pytest.raises(InvalidRules, match=r"players: .*not the string 'Ann'.*\['Ann'\]"):
+        Game("standard", players="Ann")
+    assert Game("standard", players=["Ann", "Bob"]).names == ["Ann", "Bob"]
+
+
 def test_deal_one_card_at_a_time_from_the_dealers_left() -> None:
     deck = stacked_deck("standard", [HAND_A.split(), HAND_B.split(), HAND_C.split()], "R9",
                         dealer=1)  # fmt: skip

@@ -204,9 +204,14 @@ def test_uno_penalty_auto_under_own_turn_waits_for_her_own_move() -> None:
     assert codes(game.hands[0]) == ["G8", "G9"]
 
 
-def test_uno_penalty_auto_is_not_played_by_the_c_core() -> None:
-    assert not fast.supports(RuleSet.from_json(rules(uno_penalty="auto")))
-    assert RuleSet.preset_named("telegram").uno_penalty == "auto"
+def test_uno_penalty_auto_is_played_by_the_c_core_as_in_python() -> None:
+    # (tests/engine/test_core_differential.py compares it with every other switch.)
+    switches = RuleSet.from_json({"preset": "telegram", "seven_zero": True})
+    assert switches.uno_penalty == "auto" and fast.supports(switches) == fast.available()
+    for seed in range(20):  # seven-zero swaps leave random players owing their calls
+        assert fast.trace_hand(4, seed, seed, switches) == fast.trace_hand_py(
+            4, seed, seed, switches
+        )
 
 
 def test_false_uno_penalty_a_false_call_can_be_caught() -> None:

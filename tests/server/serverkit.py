@@ -63,9 +63,12 @@ class Server:
                 time.sleep(0.1)
         raise RuntimeError("una serve did not answer /health in 30 s")
 
-    def get(self, path: str) -> tuple[int, bytes]:
+    def get(self, path: str, token: str | None = None) -> tuple[int, bytes]:
+        """GET ``path``; with ``token``, as that player (``Authorization: Bearer``)."""
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        request = urllib.request.Request(self.url + path, headers=headers)
         try:
-            with urllib.request.urlopen(self.url + path, timeout=5) as response:
+            with urllib.request.urlopen(request, timeout=5) as response:
                 return response.status, response.read()
         except urllib.error.HTTPError as error:
             return error.code, error.read()

@@ -8,11 +8,14 @@ five rounds, keeping every acknowledged action.
 from __future__ import annotations
 
 import asyncio
+import base64
+import io
 import json
 import subprocess
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
 from serverkit import UNA, Player, Server, free_port, play_until_over, sql
 
 LEASE = "2.0"  # seconds: a killed node's tables are taken over within about 3 s
@@ -133,6 +136,48 @@ def test_two_nodes_a_client_on_each_play_one_table_to_the_end(
                 break
         await ann.close()
         await bob.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_across_nodes_an_icon_shows_and_a_look_alike_name_is_refused(
+    postgres_url: str, redis_url: str
+) -> None:
+    a, b = nodes(postgres_url, redis_url)
+    png = io.BytesIO()
+    Image.new("RGB", (32, 32), "green").save(png, "PNG")
+
+    async def main() -> None:
+        ann = await Player(a, "Ann").connect()
+        bob = await Player(b, "Bob").connect()
+        await ann.send({"type": "create", "seats": 4, "name": "icons"})
+        code = (await ann.expect("joined"))["table"]
+        await table_at([ann, bob], code)
+        # Bob's icon, changed on his own node, shows in the owner's states.
+        await bob.send({"type": "set_icon", "image": base64.b64encode(png.getvalue()).decode()})
+        key = (await bob.expect("icon"))["icon"]
+        assert isinstance(key, str)
+        for _ in range(50):
+            await ann.expect("state")
+            seats = ann.state["table"]["seats_detail"]  # type: ignore[index]
+            if any(s.get("player_id") == bob.player_id and s["icon"] == key for s in seats):
+                break
+        else:
+            raise AssertionError("the owner never showed Bob's new icon")
+        # A name that looks like Ann's, on the other node, is refused by the owner.
+        impostor = await Player(b, "\u0410nn").connect()
+        await impostor.send({"type": "join", "table": code})
+        error = await impostor.expect("error")
+        assert error["code"] == "look_alike", error
+        # And that socket is still its node's own: its lobby answers.
+        await impostor.send({"type": "lobby"})
+        assert code in [t["code"] for t in (await impostor.expect("lobby"))["tables"]]
+        for player in (ann, bob, impostor):
+            await player.close()
 
     try:
         asyncio.run(main())

@@ -30,7 +30,9 @@ from serverkit import (
     started,
 )
 
-from una.server.storage import create_engine
+from una.server import protocol as p
+from una.server.rooms import Client, RoomService
+from una.server.storage import Storage, create_engine
 
 
 def run(coro: Any) -> Any:
@@ -204,7 +206,8 @@ def test_a_crash_before_the_match_is_marked_finished(storage_url: str) -> None:
         assert finished is None
         server = Server(db).start()
         try:
-            status, body = server.get(f"/games/{game_id}.json")
+            # A private table's record: for its players, as Ann.
+            status, body = server.get(f"/games/{game_id}.json", token=players[0].token)
             assert status == 200, body
             assert json.loads(body)["actions"]
             [(status_text,)] = await sql(db, "SELECT status FROM tables WHERE code = :c", c=code)
@@ -339,16 +342,17 @@ def test_a_table_with_nobody_connected_pauses_and_resumes(server: Server) -> Non
 
 def test_kick_up_to_case_ban_for_the_match_and_the_host_handed_on(server: Server) -> None:
     async def scenario() -> None:
-        code, (ann, bob, other) = await seated(server, ["Ann", "Bob", "ANN"], public=False)
+        code, (ann, bob, other) = await seated(server, ["Ann", "Bob", "Cy"], public=False)
         await started([ann, bob, other])
-        await ann.send({"type": "kick", "player": "ann"})  # not herself: the other one
+        # (Two names equal up to case cannot sit at one table: they look alike.)
+        await ann.send({"type": "kick", "player": "cy"})  # the name up to case
         assert (await other.expect("kicked"))["table"] == code
         for attempt in ({"type": "join", "table": code}, {"type": "watch", "table": code},
                         {"type": "resume", "table": code, "version": 0, "epoch": ""}):  # fmt: skip
             await other.send(attempt)
             assert (await other.expect("error"))["code"] == "banned"
-        await ann.send({"type": "kick", "player": "Ann"})
-        assert (await ann.expect("error"))["code"] == "bad_kick"  # nobody else is called Ann
+        await ann.send({"type": "kick", "player": "ann"})
+        assert (await ann.expect("error"))["code"] == "bad_kick"  # never the host herself
         # The host leaves: Bob hosts, and may kick.
         await ann.send({"type": "leave"})
         await ann.expect("left")
@@ -360,8 +364,12 @@ def test_kick_up_to_case_ban_for_the_match_and_the_host_handed_on(server: Server
         while bob.state["table"]["status"] != "waiting":  # type: ignore[index]
             await bob.expect("state")
         await other.send({"type": "join", "table": code})
-        assert (await other.expect("joined"))["table"] == code  # (as a spectator: no seat is free)
-        await bob.send({"type": "kick", "player": "ANN"})
+        try:
+            joined = await other.expect("joined")
+        except TimeoutError:
+            raise AssertionError(other.frames[-3:]) from None
+        assert joined["table"] == code  # (as a spectator: no seat is free)
+        await bob.send({"type": "kick", "player": "CY"})
         await other.expect("kicked")
 
     run(scenario())
@@ -393,28 +401,47 @@ def test_a_public_table_keeps_a_timer_when_null_is_asked(server: Server) -> None
     run(scenario())
 
 
-def test_a_host_has_at_most_five_open_tables(server: Server) -> None:
+def test_a_host_has_at_most_five_open_tables(tmp_path: Path) -> None:
+    # In process, with a roomy ``create`` budget: the cap is what is tested here, not the
+    # rate limit (tests/server/test_hardening.py has that).
     async def scenario() -> None:
-        # One socket that creates table after table leaves only its last one open: the
-        # ones before are deserted (nobody seated, nobody there) and closed.
-        lone = await Player(server, "Lone").connect()
-        for _ in range(8):
-            await lone.send({"type": "create", "rules": "standard", "seats": 2})
-            await lone.expect("joined")
-        watcher = await Player(server, "Watcher").connect()
-        await watcher.send({"type": "lobby"})
-        listed = (await watcher.expect("lobby"))["tables"]
-        assert len(listed) == 1
-        # One player on many sockets, each at a table of hers: five, not six.
-        sockets = [await Player(server, "Ann").connect()]
-        sockets += [await Player(server, "Ann").connect(sockets[0].token) for _ in range(5)]
-        codes = []
-        for ann in sockets[:5]:
-            await ann.send({"type": "create", "rules": "standard", "seats": 2})
-            codes.append((await ann.expect("joined"))["table"])
-        await sockets[5].send({"type": "create", "rules": "standard", "seats": 2})
-        error = await sockets[5].expect("error")
-        assert error["code"] == "too_many_tables" and codes[0] in error["message"]
+        storage = await Storage.open(f"sqlite:///{tmp_path / 'una.db'}")
+        service = RoomService(storage, bot_delay=60)
+        service.limiter = p.Limiter({**p.BUDGETS, "create": p.Budget(100, 100)})
+
+        async def connect(hello: p.Hello) -> tuple[Client, list[dict[str, Any]]]:
+            sent: list[dict[str, Any]] = []
+
+            async def send(message: dict[str, Any]) -> None:
+                sent.append(message)
+
+            client = Client(send)
+            await service.handle(client, hello)
+            return client, sent
+
+        try:
+            # One socket that creates table after table leaves only its last one open: the
+            # ones before are deserted (nobody seated, nobody there) and closed.
+            lone, _ = await connect(p.Hello(name="Lone"))
+            for _ in range(8):
+                await service.handle(lone, p.Create(seats=2))
+            assert [t.code for t in service.tables.values()] == [lone.table]
+            # One player on many sockets, each at a table of hers: five, not six.
+            first, welcome = await connect(p.Hello(name="Ann"))
+            token = welcome[0]["token"]
+            sockets = [(first, welcome)]
+            sockets += [await connect(p.Hello(token=token)) for _ in range(5)]
+            codes = []
+            for client, _ in sockets[:5]:
+                await service.handle(client, p.Create(seats=2))
+                codes.append(client.table)
+            client, sent = sockets[5]
+            await service.handle(client, p.Create(seats=2))
+            error = sent[-1]
+            assert error["code"] == "too_many_tables" and str(codes[0]) in error["message"]
+        finally:
+            await service.shutdown()
+            await storage.close()
 
     run(scenario())
 
@@ -431,7 +458,7 @@ def health(server: Server) -> dict[str, Any]:
 def test_a_socket_that_stops_reading_holds_nobody_up(server: Server) -> None:
     """Two frozen readers ask for the lobby over and over, one of them watching a busy table;
     meanwhile another table plays at its pace and starts and ends matches (lobby changes),
-    the busy table plays on, and both frozen sockets are dropped."""
+    and the busy table play on."""
 
     async def scenario() -> None:
         busy, (ann,) = await seated(server, ["Ann"], seats=4, bots=3, public=True)
@@ -445,7 +472,11 @@ def test_a_socket_that_stops_reading_holds_nobody_up(server: Server) -> None:
         watcher = await frozen(server, "Frozen watcher")
         await watcher.send(json.dumps({"type": "watch", "table": busy}))
         lobby = await frozen(server, "Frozen lobby")
-        for _ in range(2000):  # its answers pile up (the watcher's too)
+        # Their answers pile up (the watcher's too). Past the lobby's budget (issue 20 item 7)
+        # each answer is a small rate_limited error, which the sockets' buffers may absorb:
+        # that a full queue drops a socket is tested in test_rooms.py; here, that nothing
+        # waits for them.
+        for _ in range(2000):
             await lobby.send(json.dumps({"type": "lobby"}))
             await watcher.send(json.dumps({"type": "lobby"}))
         _, (bob, cat) = await seated(server, ["Bob", "Cat"], public=False)
@@ -460,10 +491,7 @@ def test_a_socket_that_stops_reading_holds_nobody_up(server: Server) -> None:
             bob.state = cat.state = None
         took = time.monotonic() - began
         assert took < 60, f"45 moves and 3 matches took {took:.0f} s"
-        deadline = time.monotonic() + 30
-        while health(server)["clients"] > 15:  # both frozen sockets are gone
-            assert time.monotonic() < deadline, "the frozen sockets were never dropped"
-            await asyncio.sleep(0.5)
+        assert health(server)["status"] == "ok"  # the server answers at once too
         assert ann.version > watched + 20  # the frozen socket's table played on too
         for ws in (watcher, lobby):
             ws.transport.abort()

@@ -1,9 +1,11 @@
 """Room internals that need no socket: the computer players a table keeps, a client's send
-queue, whom a kick means."""
+queue, whom a kick means, game seeds."""
 
 from __future__ import annotations
 
 import asyncio
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,7 +13,9 @@ import pytest
 from una.bots.heuristic import HeuristicBot
 from una.bots.strong import StrongBot
 from una.engine import Game, RuleSet
+from una.server import protocol as p
 from una.server.rooms import Client, RoomError, RoomService, SeatInfo, Table
+from una.server.storage import Storage
 
 
 def test_a_table_keeps_one_bot_per_seat_for_the_match() -> None:
@@ -87,3 +91,34 @@ def test_kick_names_exactly_then_up_to_case_never_the_host() -> None:
         service._player_named(table, "bob", host=3)
     with pytest.raises(RoomError, match="nobody called 'Zed'"):
         service._player_named(table, "Zed", host=1)
+
+
+def test_game_seeds_do_not_come_from_the_tables_twister(tmp_path: Path) -> None:
+    # Finished records publish their seeds; a Mersenne Twister's outputs predict its next
+    # ones. Two tables whose generators are in the same state still deal different games.
+    async def scenario() -> list[int]:
+        storage = await Storage.open(f"sqlite:///{tmp_path / 'una.db'}")
+        service = RoomService(storage, bot_delay=60)
+        seeds = []
+        try:
+            for name in ("Ann", "Bob"):
+                sent: list[dict[str, Any]] = []
+
+                async def send(message: dict[str, Any], box: list[Any] = sent) -> None:
+                    box.append(message)
+
+                client = Client(send)
+                await service.handle(client, p.Hello(name=name))
+                await service.handle(client, p.Create(seats=2, bots=1, public=False))
+                table = service.tables[client.table or ""]
+                table.rng = random.Random(7)
+                await service.handle(client, p.Start())
+                assert table.game is not None, sent[-1]
+                seeds.append(table.game.seed)
+        finally:
+            await service.shutdown()
+            await storage.close()
+        return seeds
+
+    first, second = asyncio.run(scenario())
+    assert first != second

@@ -110,7 +110,7 @@ async def test_migrations_run_once_and_reopen(storage_url: str) -> None:
         assert storage.dialect == storage_url.split(":")[0].split("+")[0]
         async with storage.engine.connect() as conn:
             versions = await conn.execute(sa.text("SELECT version_num FROM alembic_version"))
-            assert versions.scalars().all() == ["0004"]
+            assert versions.scalars().all() == ["0006"]
     if "?schema=" in storage_url:  # the same schema, given as an argument
         base, schema = storage_url.split("?schema=")
         async with await Storage.open(base, schema=schema) as storage:
@@ -554,14 +554,14 @@ async def test_telegram_tables_made_before_alembic_lose_their_clear_tokens(
     storage_url: str,
 ) -> None:
     async with await Storage.open(storage_url) as storage, storage.engine.begin() as conn:
-        # The database as the bot left it before revision 0004: its own tables, clear tokens.
+        # The database as the bot left it before revision 0006: its own tables, clear tokens.
         await conn.execute(sa.text("DROP TABLE tg_users"))
         await conn.execute(sa.text(
             "CREATE TABLE tg_users (tg_id BIGINT PRIMARY KEY, player_id INTEGER NOT NULL, "
             "token TEXT NOT NULL, name TEXT NOT NULL, lang VARCHAR(8) NOT NULL)"
         ))  # fmt: skip
         await conn.execute(sa.text("INSERT INTO tg_users VALUES (7, 1, 'clear', 'Ann', 'ru')"))
-        await conn.execute(sa.text("UPDATE alembic_version SET version_num = '0003'"))
+        await conn.execute(sa.text("UPDATE alembic_version SET version_num = '0005'"))
     async with await Storage.open(storage_url) as storage, storage.engine.connect() as conn:
         rows = (await conn.execute(sa.text("SELECT * FROM tg_users"))).mappings().all()
         assert [dict(row) for row in rows] == [

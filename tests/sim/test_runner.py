@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from una.engine import Record, RuleSet
 from una.sim.report import summarize
-from una.sim.runner import SimConfig, derive_seed, run
+from una.sim.runner import SimConfig, core_unsupported, derive_seed, play_game, run
 
 STANDARD = RuleSet.from_json("standard")
 
@@ -54,3 +57,42 @@ def test_derived_seeds_are_stable() -> None:
     assert derive_seed(1, "game", 0) == derive_seed(1, "game", 0)
     assert derive_seed(1, "game", 0) != derive_seed(1, "game", 1)
     assert 0 <= derive_seed(2**70, "x") < 2**63
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "standard",
+        "telegram",
+        "alupula",
+        "byond",
+        {"preset": "byond", "players": [2, 6], "finish": "to_the_last", "target": 150},
+        {"preset": "telegram", "seven_zero": True, "uno_window": "own_turn"},
+        {"preset": "telegram", "jump_in": True, "seven_zero": True, "finish": "to_the_last"},
+        {"preset": "byond", "jump_in": True, "target": 200},
+        {"preset": "telegram", "finish": "to_the_last", "uno_call": "auto", "target": 120},
+        {"preset": "standard", "stack_draw_two": True, "stack_cross": True,
+         "draw_until_playable": True, "scoring": "penalty", "target": 80},
+    ],
+)  # fmt: skip
+def test_random_bots_in_the_core_play_the_python_drivers_games(core: Any, rules: Any) -> None:
+    for players, matches in ((2, False), (5, False), (3, True)):
+        config = SimConfig(
+            RuleSet.from_json(rules), players, games=12, bots=("random",), seed=3,
+            matches=matches,
+        )  # fmt: skip
+        assert core_unsupported(config) is None
+        in_core = run(config)
+        assert in_core == [play_game(config, index) for index in range(config.games)]
+
+
+def test_what_the_core_does_not_play_runs_in_python(core: Any, tmp_path: Path) -> None:
+    rules = RuleSet.from_json("standard")
+    mixed = SimConfig(rules, 2, games=2, bots=("random", "heuristic"))
+    assert core_unsupported(mixed) == "only random bots are played in the C core"
+    recorded = SimConfig(rules, 2, games=2, bots=("random",), record_dir=tmp_path)
+    assert core_unsupported(recorded) == "game records are written by the Python engine"
+    big = RuleSet.from_json({"preset": "byond", "cards": {"SP": 8}})
+    big_deck = SimConfig(big, 3, games=3, bots=("random",))
+    assert core_unsupported(big_deck) == "the C core holds decks of up to 160 cards, not 176"
+    assert len(run(big_deck)) == 3

@@ -381,12 +381,14 @@ def test_icon_upload_with_preview_and_reset(pages: Pages, server: Server, artifa
     dialog.locator(".save-icon").click()
     expect(page.locator(".toast", has_text="Icon saved")).to_be_visible()
     player_id = page.evaluate("window.una.player.id")
-    status, body = server.get(f"/icons/{player_id}.png")
+    key = page.evaluate("window.una.player.icon")  # the icon's random URL, not the id
+    assert server.get(f"/icons/{player_id}.png")[0] == 404
+    status, body = server.get(f"/icons/{key}.png")
     assert status == 200 and body.startswith(b"\x89PNG")
     # the seat and the header now show the uploaded icon (32x32 from the server)
     seat_icon = page.locator(".seat.me img.avatar-img")
     expect(seat_icon).to_be_visible()
-    assert f"/icons/{player_id}.png" in seat_icon.get_attribute("src")
+    assert f"/icons/{key}.png" in seat_icon.get_attribute("src")
     page.wait_for_function(
         "() => { const i = document.querySelector('.seat.me img.avatar-img');"
         " return i && i.complete && i.naturalWidth === 32; }"
@@ -395,11 +397,12 @@ def test_icon_upload_with_preview_and_reset(pages: Pages, server: Server, artifa
     dialog.locator(".reset-icon").click()
     expect(page.locator(".toast", has_text="Icon removed")).to_be_visible()
     expect(page.locator(".seat.me img.avatar-img")).to_have_count(0)
-    assert server.get(f"/icons/{player_id}.png")[0] == 404
+    assert server.get(f"/icons/{key}.png")[0] == 404
 
 
-def _finished_game(pages: Pages, server: Server, name: str) -> tuple[int, dict[str, Any]]:
-    """A match played to the end by a player on auto and a computer player; its id and record."""
+def _finished_game(pages: Pages, server: Server, name: str) -> tuple[int, dict[str, Any], Any]:
+    """A match played to the end at a private table by a player on auto and a computer
+    player; its id, its record and the player's page (whose token may read the record)."""
     page = pages.new("/")
     login(page, name)
     create_table(page, seats=2, bots=1, target=20)
@@ -411,22 +414,28 @@ def _finished_game(pages: Pages, server: Server, name: str) -> tuple[int, dict[s
     page.wait_for_function("() => document.querySelector('.your-turn')")
     assert move(page), "no move could be made by hand"
     expect(page.locator(".match-summary")).to_be_visible(timeout=90_000)
+    token = page.evaluate("() => localStorage.getItem('una.token')")
     for game_id in range(1, 200):
-        status, record = server.get_json(f"/games/{game_id}.json")
+        status, record = server.get_json(f"/games/{game_id}.json", token)
         if status == 404:
             break
         if status == 200 and name in record.get("players", []):
-            return game_id, record
+            return game_id, record, page
     raise AssertionError("the finished game is not served")
 
 
 def test_replay_steps_through_a_finished_game(
     pages: Pages, server: Server, artifacts: Path
 ) -> None:
-    game_id, record = _finished_game(pages, server, "Replayer")
+    game_id, record, player = _finished_game(pages, server, "Replayer")
     total = len(record["actions"])
-    # Without the server's views the replay shows what the record itself tells.
-    page = pages.new("/")
+    # A stranger may not read a private table's game.
+    stranger = pages.new("/")
+    stranger.goto(f"{server.url}/?replay={game_id}")
+    expect(stranger.locator(".replay")).to_contain_text("only its players may read it")
+    # Its player may, from the link (her browser holds her token). Without the server's
+    # views the replay shows what the record itself tells.
+    page = player.context.new_page()
     page.route(f"**/games/{game_id}/views*", lambda route: route.fulfill(status=404))
     page.goto(f"{server.url}/?replay={game_id}")
     expect(page.locator(".replay-head h1")).to_contain_text(f"Replay of game {game_id}")
@@ -456,7 +465,7 @@ def test_replay_draws_the_table_from_server_views(
 ) -> None:
     """With the server's GET /games/{id}/views the replay shows the table itself (checked
     against the engine's own views of the record)."""
-    game_id, record = _finished_game(pages, server, "Viewer")
+    game_id, record, player = _finished_game(pages, server, "Viewer")
     parsed = Record.from_json({k: v for k, v in record.items() if k != "id"})
     total = len(record["actions"])
 
@@ -470,7 +479,8 @@ def test_replay_draws_the_table_from_server_views(
             events.append([e.visible_to(seat).describe(game.names) for e in happened])
         return {"game_id": game_id, "seat": seat, "views": out, "events": events}
 
-    page = pages.new("/", width=1280, height=900)
+    page = player.context.new_page()
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{server.url}/?replay={game_id}")
     expect(page.locator(".replay-stage .felt")).to_be_visible()
     expect(page.locator(".replay-stage .seat")).to_have_count(2)

@@ -42,6 +42,7 @@ from una.engine.cards import NAMED_MUTANTS, WILD_DRAW_FOUR_SYMBOLS, Card, Color
 from una.engine.game import Game, Phase
 from una.engine.rng import Rng
 from una.engine.rules import RuleSet
+from una.engine.state import HandState
 from una.engine.views import View
 
 
@@ -255,12 +256,8 @@ class Belief:
         del unseen[:in_discard]
         discard.append(view.top)
 
-        game.hands = hands
-        game.set_aside = aside
-        game.discard = discard
-        game.draw_pile = unseen
         self._rng_seed = rng.getrandbits(63)  # the sampled game's own reshuffles
-        self._set_public(game, view)
+        self._position(game, view, hands, aside, discard, unseen).load(game)
         return game
 
     def _unseen(self, view: View, deck: tuple[Card, ...]) -> tuple[list[Card], list[Card]]:
@@ -281,54 +278,75 @@ class Belief:
             pool[view.top] -= 1
         return list(pool.elements()), discard_known
 
-    def _set_public(self, game: Game, view: View) -> None:
+    def _position(
+        self,
+        game: Game,
+        view: View,
+        hands: list[list[Card]],
+        aside: list[list[Card]],
+        discard: list[Card],
+        draw_pile: list[Card],
+    ) -> HandState:
+        """The whole sampled position: every field of the declared state (a field added
+        there and forgotten here fails in HandState.create)."""
         n = game.n
-        game.rng = Rng(self._rng_seed)
-        game.hand_number = view.hand_number
-        game.dealer = view.dealer
-        game.direction = view.direction
-        game.scores = list(view.scores)
         seating = list(view.seating) or list(range(n))
-        game.seating = seating
-        game.position = [0] * n
+        position = [0] * n
         for place, player in enumerate(seating):
-            game.position[player] = place
+            position[player] = place
         out = set(view.out)
-        game.active = [
+        active = [
             s not in out and not view.set_aside[s] if view.set_aside else s not in out
             for s in range(n)
         ]
-        game.players_in_hand = sum(game.active)
-        game.ranking = list(view.out)
-        game.color = view.color
-        game.phase = Phase(view.phase)
-        game.to_act = view.to_act
-        game.drawn = view.drawn
-        game.pending_draw = view.pending_draw
-        game.pending_kind = None
-        game.pending_challengeable = False
-        game.pending_guilty = False
-        game.pending_prev_color = self.wd4_prev_color
+        pending_kind: str | None = None
+        challengeable = False
+        guilty = False
+        source = -1
         if view.pending_draw and view.to_act is not None:
             top = view.top
-            game.pending_kind = game.effects[top].draw_family
-            game.pending_challengeable = top.symbol in WILD_DRAW_FOUR_SYMBOLS
+            pending_kind = game.effects[top].draw_family
+            challengeable = top.symbol in WILD_DRAW_FOUR_SYMBOLS
             source = _previous(view)
-            game.pending_source = source
             prev = self.wd4_prev_color
-            game.pending_guilty = prev is not None and any(
-                card.color is prev for card in game.hands[source]
-            )
-        game.owes_uno = [s in view.catchable and view.hand_counts[s] == 1 for s in range(n)]
-        game.false_uno = [s in view.catchable and view.hand_counts[s] != 1 for s in range(n)]
-        game.called_uno = [s in view.uno_called for s in range(n)]
-        game.reveals = []
-        game.idle_turns = 0
-        game.recycled = [[] for _ in range(n)]
-        game.discard_points = [0] * n
-        game.nagasaki_lock = None
-        game.hand_result = None
-        game.log = []
+            guilty = prev is not None and any(card.color is prev for card in hands[source])
+        return HandState.create(
+            rng=Rng(self._rng_seed),
+            log=[],
+            scores=list(view.scores),
+            seating=seating,
+            position=position,
+            hand_number=view.hand_number,
+            dealer=view.dealer,
+            winner=None,
+            hand_result=None,
+            direction=view.direction,
+            hands=hands,
+            set_aside=aside,
+            active=active,
+            players_in_hand=sum(active),
+            draw_pile=draw_pile,
+            discard=discard,
+            discard_points=[0] * n,
+            color=view.color,
+            to_act=view.to_act,
+            phase=Phase(view.phase),
+            pending_draw=view.pending_draw,
+            pending_kind=pending_kind,
+            pending_challengeable=challengeable,
+            pending_source=source,
+            pending_guilty=guilty,
+            pending_prev_color=self.wd4_prev_color,
+            drawn=view.drawn,
+            owes_uno=[s in view.catchable and view.hand_counts[s] == 1 for s in range(n)],
+            called_uno=[s in view.uno_called for s in range(n)],
+            false_uno=[s in view.catchable and view.hand_counts[s] != 1 for s in range(n)],
+            reveals=[],
+            idle_turns=0,
+            recycled=[[] for _ in range(n)],
+            ranking=list(view.out),
+            nagasaki_lock=None,
+        )
 
 
 def moves_hands(view: View, card: Card, action: Action) -> bool:

@@ -19,14 +19,16 @@ take, stack or take, draw or play, play or keep a drawn card, targets) is search
    one tree over all determinizations, UCB1 with availability counts, each player
    maximizing her own result); at interactive budgets it measured weaker.
 3. **Rollouts** play the sampled game to the end of the hand with the engine itself,
-   under the table's rules, so every preset, switch and mutant is simulated. For the
-   standard rules they run in the compiled core (:func:`una.engine.fast.playouts_from`):
-   ``REPEATS`` playouts of each sampled position, the draw pile (unknown to the seat)
-   reshuffled for each, by the *greedy* policy, the heuristic's judgment in C, so the
+   under the table's rules, so every preset, switch and mutant is simulated, in the
+   compiled core on every rule set it plays: by the greedy policy where the core can play
+   it (:func:`una.engine.fast.supports_greedy`: the classic cards under most switches),
+   else by the random policy. In the core (:func:`una.engine.fast.playouts_from`) each
+   sampled position is played out ``REPEATS`` times, the draw pile (unknown to the seat)
+   reshuffled for each; the *greedy* policy is the heuristic's judgment in C, so the
    search improves on a good player's plan (a rollout algorithm) instead of judging
    moves by random play. Sampling a position costs about as much as 16 playouts, which
-   is why each is played out 16 times. Other rule sets roll out on the Python engine with
-   the random policy and the budget divided by ``PYTHON_SHARE``.
+   is why each is played out 16 times. A rule set the core does not play rolls out on
+   the Python engine with the random policy and the budget divided by ``PYTHON_SHARE``.
 
 UNO calls and catches are never searched (they are always right), and a jump-in is left
 to the heuristic (it sheds a card for free).
@@ -153,7 +155,9 @@ class StrongBot(Bot):
         #: The rules it simulates with, when not the table's (see :class:`Belief`).
         self.model = model
         self._compiled = False
-        self._core_rules: dict[str, bool] = {}
+        #: The policy the compiled core rolls out with under the rules being searched.
+        self._core_policy = rollout_policy
+        self._core_rules: dict[str, str | None] = {}
         self.belief: Belief | None = None
         self.helper = HeuristicBot()
         #: How many iterations the last search ran (for benchmarks).
@@ -330,13 +334,24 @@ class StrongBot(Bot):
             visited.reward += rewards[visited.seat]
 
     def _use_core(self, view: View) -> bool:
-        """Whether rollouts under the view's rules can run in the compiled core."""
+        """Whether rollouts under the view's rules can run in the compiled core (the greedy
+        policy where the core can play it, else the random policy, on every rule set the
+        core plays); sets the policy."""
         key = self.belief.model if self.belief and self.belief.model else rules_key(view)
         if key not in self._core_rules:
-            self._core_rules[key] = fast.available() and fast.supports(
-                RuleSet.from_json(json.loads(key))
-            )
-        return self._core_rules[key]
+            rules = RuleSet.from_json(json.loads(key))
+            n = len(view.players)
+            policy: str | None = None
+            if self.rollout_policy == "greedy" and fast.supports_greedy(rules, n):
+                policy = "greedy"
+            elif fast.supports(rules, n):
+                policy = "random"
+            self._core_rules[key] = policy
+        policy = self._core_rules[key]
+        if policy is None:
+            return False
+        self._core_policy = policy
+        return True
 
     @staticmethod
     def _apply(game: Game, seat: int, action: Action) -> bool:
@@ -350,13 +365,13 @@ class StrongBot(Bot):
 
     def _rollout(self, game: Game, rng: random.Random) -> list[float]:
         if self._compiled:
-            # The C core plays the standard rules' hand ~300x faster than Python, so one
-            # sampled position is played out REPEATS times by the greedy policy (fewer
-            # samples, each judged better); ROLLOUT_LIMIT-long hands count for nobody.
+            # The C core plays a hand 50-300x faster than Python, so one sampled position
+            # is played out REPEATS times (fewer samples, each judged better);
+            # ROLLOUT_LIMIT-long hands count for nobody.
             wins = fast.playouts_from(
                 game,
                 rng.getrandbits(63),
-                self.rollout_policy,
+                self._core_policy,
                 self.repeats,
                 ROLLOUT_LIMIT,
                 shuffle_pile=True,

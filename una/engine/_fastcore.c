@@ -1,32 +1,28 @@
 /*
- * una.engine._fastcore: the standard preset's hand, and the random policy, in C.
+ * una.engine._fastcore: the engine's hand and match, and the random policy, in C.
  *
- * A compiled core behind the pure-Python engine (una/engine/game.py), for speed only:
- * it plays the official 108-card rules with the standard preset's default switches exactly
- * as Game does (Wild Draw Four challenge possible, manual UNO call and catch window,
- * draw one then play or pass, the first-card rules, reshuffles, the blocked-hand rule with
- * idle turns and recycled cards, winner-takes-all scoring), with the engine's own random
- * generator (SplitMix64, una/engine/rng.py) bit for bit, the same deck order, dealing and
- * order of legal actions. The same seeds therefore give the same games; tests/engine/
- * test_fastcore.py proves it against una.engine.fast's pure-Python reference driver.
+ * A compiled core behind the pure-Python engine (una/engine/game.py), for speed only. It
+ * plays any rule set whose switch values and card effects it implements (the tables
+ * SWITCH_SPECS and EFFECT_KEYS below, exported as SWITCHES and EFFECTS) exactly as Game
+ * does: the engine's own generator (SplitMix64, una/engine/rng.py) bit for bit, the same
+ * deck order, dealing, legal actions in the same order, effects, scoring and match end.
+ * Nothing of a rule set is built in: the deck, point values, hand size and first-card
+ * rules come from una.engine.fast (compile_rules), which takes them from the RuleSet.
+ * compile_rules refuses, with a ValueError naming it, any switch it does not know, any
+ * value it does not implement and any card effect it lacks: una.engine.fast then uses the
+ * Python engine. tests/engine/test_fastcore.py compares the two action by action and state
+ * by state.
  *
- * The policy is the random bot's (una/bots/random_bot.py: pick): a uniformly random play
- * among the distinct (card, color) plays, always calling UNO with it; a draw only when
- * there is no play; a playable drawn card is played; a penalty is taken with draw (it
- * never challenges and never catches, except where pick() would: see choose()).
+ * The policies: the random policy (una.engine.fast.choose, random_bot.pick on
+ * Game.legal_actions of the seat to act), on SplitMix64 or on Python's Mersenne Twister
+ * (random.Random, for una sim's random bots: the same games as the Python driver), and the
+ * greedy rollout policy (fast.choose_greedy).
  *
- * Functions (see _fastcore.pyi and una/engine/fast.py, which wraps them):
- *   random_playouts(players, games, seed) -> (games, moves, wins, points)
- *   trace_hand(players, game_seed, policy_seed) -> list of action codes
- *   playout_from(hands, draw_pile, discard, color, direction, to_act, phase, drawn,
- *                pending_draw, owes_uno, idle_turns, recycled, game_rng, policy_seed)
- *       -> (winner, points, moves)
- *   playouts_from(<the same state>, policy_seed, policy, repeats, limit, shuffle_pile)
- *       -> wins per seat
- *       (policy 0: the random policy; 1: the greedy rollout policy, choose_greedy)
+ * Positions come in as the fields of una.engine.state.HandState, in its order, with their
+ * names: STATE_FIELDS lists the names this file reads, and a name list that differs is
+ * refused (a piece of state added in Python and not here cannot be silently dropped).
  *
- * Cards are small integers: color * 13 + symbol for colored cards (symbols 0-9, then
- * 10 Skip, 11 Reverse, 12 Draw Two; colors R Y G B), 52 Wild, 53 Wild Draw Four.
+ * Cards are small integers: their index in una.engine.cards.ALL_CARDS (set_cards).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -34,58 +30,110 @@
 #include <stdint.h>
 #include <string.h>
 
-#define NKINDS 54
-#define DECK 108
-/* Room for one card more than the deck: see the first-card loop in start_hand. */
-#define CAP (DECK + 4)
+#define MAXK 128          /* card kinds (ALL_CARDS) */
+#define DECKMAX 160       /* the largest deck the core holds */
+#define CAP (DECKMAX + 8) /* room for a card more than the deck (the first-card loop) */
 #define MAXP 10
-#define HAND_SIZE 7
-#define WILD 52
-#define WILD4 53
-#define SYM_SKIP 10
-#define SYM_REVERSE 11
-#define SYM_DRAW2 12
-/* A hand longer than this is a bug, not a game: stop instead of looping for ever. */
+/* Legal actions at most: 126 Target Practice splits x 4 colors x 2 UNO variants, plus
+ * every other card of the largest deck the core holds with its colors, picks and variants
+ * (under 500 more), plus catches. */
+#define MAXACT 2100
+#define MAX_SPLITS 126 /* effects/byond.py MAX_LISTED_SPLITS */
 #define MOVE_LIMIT 1000000
 
 /* Phases, numbered as una.engine.fast passes them. */
-enum { PH_COLOR = 0, PH_PLAY = 1, PH_DRAWN = 2, PH_PENALTY = 3, PH_OVER = 4 };
-enum { A_PLAY, A_DRAW, A_PASS, A_COLOR, A_UNO, A_CATCH };
-
+enum { PH_COLOR = 0, PH_PLAY = 1, PH_DRAWN = 2, PH_PENALTY = 3, PH_HAND_OVER = 4,
+       PH_MATCH_OVER = 5 };
+static const char *const PHASE_NAMES[6] = {"color", "play", "drawn", "penalty", "hand_over",
+                                           "match_over"};
+enum { A_PLAY, A_DRAW, A_PASS, A_COLOR, A_CHALLENGE, A_UNO, A_CATCH, A_DEAL };
+/* Card effects (una/engine/effects), by the key effect_table gives them. */
+enum { EF_N, EF_W, EF_S, EF_R, EF_D2, EF_W4, EF_D4, EF_CL, EF_NAGA, EF_N7, EF_N0,
+       EF_SP, EF_RD2, EF_DB2, EF_RR, EF_RS, EF_SS, EF_WDD, EF_WR4, EF_WB4, EF_WMY, EF_WTP,
+       EF_HOLY, EF_SCREW, EF_QUIT, EF_KOBE, EF_BLEND, EF_RAND, EF_TRADE, EF_CHAIRS, EF_DANCE,
+       EF_SPY, EF_DUNG, EF_COUNT };
+static const char *const EFFECT_KEYS[EF_COUNT] = {
+    "N", "W", "S", "R", "D2", "W4", "D4", "CL", "NAGA", "N7", "N0",
+    "SP", "RD2", "DB2", "RR", "RS", "SS", "WDD", "WR4", "WB4", "WMY", "WTP",
+    "HOLY", "SCREW", "QUIT", "KOBE", "BLEND", "RAND", "TRADE", "CHAIRS", "DANCE",
+    "SPY", "DUNG"};
+/* Pending draw families. */
+enum { PK_NONE = 0, PK_D2 = 1, PK_D4 = 2, PK_WILD = 3 };
+static const char *const PENDING_KINDS[4] = {NULL, "D2", "D4", "WILD"};
+enum { FIRST_STAYS = 0, FIRST_BOTTOM = 1, FIRST_RESHUFFLE = 2 };
 static const char COLOR_LETTERS[4] = {'R', 'Y', 'G', 'B'};
-static const char *const SYMBOL_CODES[13] = {
-    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "D2"};
 
-/* Per card kind: color (-1: wild), face (what it matches on besides color), points. */
-static int8_t CARD_COLOR[NKINDS];
-static int8_t CARD_FACE[NKINDS];
-static int8_t CARD_POINTS[NKINDS];
-/* The whole deck in the canonical order of RuleSet.deck() (presets.classic_deck). */
-static uint8_t CANONICAL_DECK[DECK];
+/* ------------------------------------------------------------------ the rule set */
 
-static void init_tables(void)
-{
-    int k = 0;
-    for (int c = 0; c < 4; c++) {
-        for (int s = 0; s < 13; s++) {
-            int id = c * 13 + s;
-            CARD_COLOR[id] = (int8_t)c;
-            CARD_FACE[id] = (int8_t)s;
-            CARD_POINTS[id] = (int8_t)(s < 10 ? s : 20);
-            int copies = s == 0 ? 1 : 2;
-            for (int i = 0; i < copies; i++)
-                CANONICAL_DECK[k++] = (uint8_t)id;
-        }
-    }
-    CARD_COLOR[WILD] = CARD_COLOR[WILD4] = -1;
-    CARD_FACE[WILD] = 13;
-    CARD_FACE[WILD4] = 14;
-    CARD_POINTS[WILD] = CARD_POINTS[WILD4] = 50;
-    for (int i = 0; i < 4; i++)
-        CANONICAL_DECK[k++] = WILD;
-    for (int i = 0; i < 4; i++)
-        CANONICAL_DECK[k++] = WILD4;
-}
+enum { SW_BOOL, SW_CHOICE, SW_COUNT, SW_SEATS, SW_CARDS };
+typedef struct {
+    const char *name;
+    int kind;
+    /* SW_BOOL: which of false (bit 0) and true (bit 1) the core plays; SW_CHOICE: the
+     * values it plays, in the order of the Rules field's numbers. */
+    int bools;
+    const char *choices[5];
+} SwitchSpec;
+
+/* Every switch of una.engine.rules.SWITCHES the core knows, with the values it plays. A
+ * switch missing here, or a value missing here, makes compile_rules refuse the rule set. */
+static const SwitchSpec SWITCH_SPECS[] = {
+    {"stack_draw_two", SW_BOOL, 3, {NULL}},
+    {"stack_draw_four", SW_BOOL, 3, {NULL}},
+    {"stack_cross", SW_BOOL, 3, {NULL}},
+    {"jump_in", SW_BOOL, 3, {NULL}},
+    {"seven_zero", SW_BOOL, 3, {NULL}},
+    {"draw_until_playable", SW_BOOL, 3, {NULL}},
+    {"voluntary_draw", SW_BOOL, 3, {NULL}},
+    {"play_drawn", SW_CHOICE, 0, {"may", "must", "never", NULL}},
+    {"uno_call", SW_CHOICE, 0, {"manual", "auto", NULL}},
+    {"uno_window", SW_CHOICE, 0, {"next_turn", "own_turn", NULL}},
+    {"uno_penalty", SW_CHOICE, 0, {"catch", "auto", NULL}},
+    {"false_uno_penalty", SW_BOOL, 3, {NULL}},
+    {"bad_catch_penalty", SW_BOOL, 3, {NULL}},
+    {"challenge", SW_BOOL, 3, {NULL}},
+    {"guilty_color", SW_CHOICE, 0, {"stands", "reverts", NULL}},
+    {"challenge_reveal", SW_BOOL, 3, {NULL}},
+    {"wd4_rule", SW_CHOICE, 0, {"no_color", "no_color_or_number", NULL}},
+    {"finish", SW_CHOICE, 0, {"first_out", "to_the_last", NULL}},
+    {"scoring", SW_CHOICE, 0, {"winner_takes_all", "penalty", "discards_minus_hand", "none",
+                               NULL}},
+    {"target", SW_COUNT, 0, {NULL}},
+    {"first_player", SW_CHOICE, 0, {"left_of_dealer", "random", NULL}},
+    {"players", SW_SEATS, 0, {NULL}},
+    {"cards", SW_CARDS, 0, {NULL}}, /* any: each card's effect is checked in EFFECT_KEYS */
+};
+#define NSWITCHES ((int)(sizeof SWITCH_SPECS / sizeof SWITCH_SPECS[0]))
+enum { S_STACK_D2, S_STACK_D4, S_STACK_CROSS, S_JUMP_IN, S_SEVEN_ZERO, S_DUP, S_VOLUNTARY,
+       S_PLAY_DRAWN, S_UNO_CALL, S_UNO_WINDOW, S_UNO_PENALTY, S_FALSE_UNO, S_BAD_CATCH,
+       S_CHALLENGE,
+       S_GUILTY_COLOR, S_REVEAL, S_WD4_RULE, S_FINISH, S_SCORING, S_TARGET, S_FIRST_PLAYER,
+       S_PLAYERS, S_CARDS };
+enum { PD_MAY = 0, PD_MUST = 1, PD_NEVER = 2 };
+enum { SC_WTA = 0, SC_PENALTY = 1, SC_DMH = 2, SC_NONE = 3 };
+
+typedef struct {
+    uint32_t magic;
+    int n;          /* the seats these tables are for (points depend on it) */
+    int sw[NSWITCHES];
+    int hand_size;
+    int deck_len;
+    uint8_t deck[DECKMAX]; /* RuleSet.deck(), canonical order */
+    uint8_t in_deck[MAXK];
+    int8_t color[MAXK];    /* 0-3, -1 none */
+    int8_t face[MAXK];     /* a number per distinct Card.face */
+    int8_t number[MAXK];   /* Card.number, -1 none */
+    int16_t points[MAXK];  /* Game.card_points at n seats */
+    uint8_t wild[MAXK];    /* Card.is_wild */
+    uint8_t effect[MAXK];
+    uint8_t wd4[MAXK];     /* symbol in WILD_DRAW_FOUR_SYMBOLS */
+    uint8_t first[MAXK];
+    uint8_t action_face[MAXK]; /* the greedy policy's action cards (S R D2 W4) */
+    int has_reactions;         /* a Holy Defender or Screwdriver in the deck */
+    int has_locks;             /* a Kobe in the deck */
+    int has_score_cards;       /* a Dung or Holy Defender in the deck */
+} Rules;
+#define RULES_MAGIC 0x554E4131u
 
 /* ------------------------------------------------------------ SplitMix64 (rng.py) */
 
@@ -104,7 +152,6 @@ static inline uint32_t below(uint64_t *state, uint32_t n)
 #if defined(__SIZEOF_INT128__)
     return (uint32_t)(((unsigned __int128)x * n) >> 64);
 #else
-    /* n < 2**32: the high word of a 64 x 32 bit product. */
     uint64_t lo = (x & 0xFFFFFFFFULL) * n;
     uint64_t hi = (x >> 32) * n;
     return (uint32_t)((hi + (lo >> 32)) >> 32);
@@ -122,46 +169,162 @@ static void shuffle(uint64_t *state, uint8_t *items, int len)
     }
 }
 
+
+/* ------------------------------------------- Mersenne Twister (Python's random.Random) */
+
+typedef struct {
+    uint32_t mt[624];
+    int index;
+} Twister;
+
+static void mt_init(Twister *t, uint32_t s)
+{
+    t->mt[0] = s;
+    for (int i = 1; i < 624; i++)
+        t->mt[i] = 1812433253u * (t->mt[i - 1] ^ (t->mt[i - 1] >> 30)) + (uint32_t)i;
+    t->index = 624;
+}
+
+/* random.Random(seed) for an int seed 0 <= seed < 2**64: init_by_array of its 32-bit
+ * words, least significant first. */
+static void mt_seed(Twister *t, uint64_t seed)
+{
+    uint32_t key[2];
+    int len = 0;
+    key[len++] = (uint32_t)seed;
+    if (seed >> 32)
+        key[len++] = (uint32_t)(seed >> 32);
+    mt_init(t, 19650218u);
+    int i = 1, j = 0;
+    for (int k = 624 > len ? 624 : len; k; k--) {
+        t->mt[i] = (t->mt[i] ^ ((t->mt[i - 1] ^ (t->mt[i - 1] >> 30)) * 1664525u)) + key[j]
+                   + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= 624) {
+            t->mt[0] = t->mt[623];
+            i = 1;
+        }
+        if (j >= len)
+            j = 0;
+    }
+    for (int k = 623; k; k--) {
+        t->mt[i] = (t->mt[i] ^ ((t->mt[i - 1] ^ (t->mt[i - 1] >> 30)) * 1566083941u))
+                   - (uint32_t)i;
+        i++;
+        if (i >= 624) {
+            t->mt[0] = t->mt[623];
+            i = 1;
+        }
+    }
+    t->mt[0] = 0x80000000u;
+    t->index = 624;
+}
+
+static uint32_t mt_next(Twister *t)
+{
+    if (t->index >= 624) {
+        uint32_t *mt = t->mt;
+        int k = 0;
+        for (; k < 624 - 397; k++) {
+            uint32_t y = (mt[k] & 0x80000000u) | (mt[k + 1] & 0x7fffffffu);
+            mt[k] = mt[k + 397] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+        }
+        for (; k < 623; k++) {
+            uint32_t y = (mt[k] & 0x80000000u) | (mt[k + 1] & 0x7fffffffu);
+            mt[k] = mt[k + 397 - 624] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+        }
+        uint32_t y = (mt[623] & 0x80000000u) | (mt[0] & 0x7fffffffu);
+        mt[623] = mt[396] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+        t->index = 0;
+    }
+    uint32_t y = t->mt[t->index++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+}
+
+/* random.Random.randrange(n) for 1 <= n < 2**31: getrandbits(n.bit_length()) until < n. */
+static uint32_t mt_below(Twister *t, uint32_t n)
+{
+    int k = 0;
+    while ((n >> k) != 0)
+        k++;
+    uint32_t r;
+    do {
+        r = mt_next(t) >> (32 - k);
+    } while (r >= n);
+    return r;
+}
+
 /* ------------------------------------------------------------------ the game */
 
 typedef struct {
+    const Rules *r;
     int n;
     int phase;
-    int to_act;
+    int to_act; /* -1: nobody */
     int direction;
-    int color;      /* 0-3, or -1 while a color is to be named */
-    int drawn;      /* the card drawn in PH_DRAWN, else -1 */
-    int pending;    /* pending draw (a Wild Draw Four waiting on to_act) */
-    int idle;       /* Game.idle_turns */
-    int winner;
-    int points;     /* what the winner scores */
-    uint64_t rng;   /* the game's generator: shuffles and reshuffles */
+    int color; /* 0-3, -1 none */
+    int drawn; /* -1 none */
+    int pending, pending_kind, pending_chal, pending_source, pending_guilty, pending_prev;
+    int idle;
+    int hand_number, dealer, winner; /* winner: the match's, -1 */
+    int players_in_hand;
+    int lock; /* nagasaki_lock, -1 */
+    int rank_len;
+    int hand_winner;      /* the last hand's result: winner, -1 none */
+    int hand_points[MAXP];
+    uint64_t rng;
     int plen, dlen;
-    int hlen[MAXP];
+    int hidx[MAXP]; /* seat -> hand storage (hands move under seven_zero) */
+    int hlen[MAXP]; /* by storage */
     int rlen[MAXP];
-    uint8_t owes[MAXP];
-    uint8_t pile[CAP];      /* the draw pile; its top is the last card */
-    uint8_t discard[CAP];   /* the discard pile; its top is the last card */
-    uint8_t hand[MAXP][CAP];
-    uint8_t recycled[MAXP][CAP]; /* Game.recycled */
+    int scores[MAXP];
+    int discard_points[MAXP];
+    int seating[MAXP], position[MAXP], ranking[MAXP];
+    uint8_t owes[MAXP], called[MAXP], false_uno[MAXP], active[MAXP];
+    uint8_t pile[CAP];
+    uint8_t discard[CAP];
+    uint8_t hand[MAXP][CAP]; /* by storage */
+    uint8_t recycled[MAXP][CAP];
+    int alen[MAXP];
+    uint8_t aside[MAXP][CAP]; /* set_aside (Quitter) */
 } Game;
 
 typedef struct {
     int kind;
     int card;
-    int color;   /* the color a wild names, or the color of A_COLOR; -1 */
+    int color;
     int uno;
-    int target;  /* A_CATCH */
+    int target; /* a catch's, or a card's one pick; -1 */
+    /* Target Practice: how many cards each seat draws (its picks, sorted), or NULL-like
+     * all zero; npicks is their sum (0: no Target Practice picks). */
+    int npicks;
+    int16_t picks[MAXP];
 } Act;
+
+#define HAND(g, s) ((g)->hand[(g)->hidx[s]])
+#define HLEN(g, s) ((g)->hlen[(g)->hidx[s]])
+#define TOP(g) ((g)->discard[(g)->dlen - 1])
+#define SW(g, s) ((g)->r->sw[s])
+
+static int next_seat_dir(const Game *g, int seat, int steps, int direction)
+{
+    int n = g->n, pos = g->position[seat];
+    while (steps) {
+        pos = (pos + direction + n) % n;
+        if (g->active[g->seating[pos]])
+            steps--;
+    }
+    return g->seating[pos];
+}
 
 static inline int next_seat(const Game *g, int seat)
 {
-    int s = seat + g->direction;
-    if (s < 0)
-        return s + g->n;
-    if (s >= g->n)
-        return s - g->n;
-    return s;
+    return next_seat_dir(g, seat, 1, g->direction);
 }
 
 static inline void start_turn(Game *g, int seat)
@@ -169,90 +332,334 @@ static inline void start_turn(Game *g, int seat)
     g->to_act = seat;
     g->phase = PH_PLAY;
     g->drawn = -1;
+    if (seat == g->lock)
+        g->lock = -1;
 }
 
-static inline int matches(const Game *g, int card)
+static inline int can_draw(const Game *g)
 {
-    return card >= WILD || CARD_COLOR[card] == g->color
-           || CARD_FACE[card] == CARD_FACE[g->discard[g->dlen - 1]];
+    return g->plen > 0 || g->dlen > 1;
 }
 
 static void reshuffle(Game *g)
 {
     int len = g->dlen - 1;
+    uint8_t top = g->discard[len];
+    shuffle(&g->rng, g->discard, len);
     memcpy(g->pile, g->discard, (size_t)len);
-    g->discard[0] = g->discard[len];
-    g->dlen = 1;
-    shuffle(&g->rng, g->pile, len);
     g->plen = len;
+    g->discard[0] = top;
+    g->dlen = 1;
 }
 
-/* Game.draw_cards: up to count cards; returns the last one drawn, or -1. */
+/* Game.draw_cards: up to count cards; returns how many were drawn (the last one is then
+ * the hand's last card). */
 static int draw_cards(Game *g, int seat, int count)
 {
     int exhausting = g->plen + g->dlen - 1 <= count;
-    int last = -1, drawn = 0;
+    int drawn = 0;
+    uint8_t *hand = HAND(g, seat);
     for (int i = 0; i < count; i++) {
         if (g->plen == 0) {
             if (g->dlen <= 1)
                 break;
             reshuffle(g);
         }
-        last = g->pile[--g->plen];
-        g->hand[seat][g->hlen[seat]++] = (uint8_t)last;
+        int card = g->pile[--g->plen];
+        hand[HLEN(g, seat)++] = (uint8_t)card;
         if (exhausting)
-            g->recycled[seat][g->rlen[seat]++] = (uint8_t)last;
+            g->recycled[seat][g->rlen[seat]++] = (uint8_t)card;
         drawn++;
     }
     if (!exhausting && drawn)
         g->idle = 0;
-    return last;
+    return drawn;
 }
 
-static int hand_points(const Game *g, int seat)
+static inline void clear_pending(Game *g)
 {
-    int total = 0;
-    for (int i = 0; i < g->hlen[seat]; i++)
-        total += CARD_POINTS[g->hand[seat][i]];
-    return total;
-}
-
-/* Game._end_hand under winner_takes_all: the winner scores every other hand. */
-static void end_hand(Game *g, int winner)
-{
-    int total = 0;
-    for (int s = 0; s < g->n; s++)
-        if (s != winner)
-            total += hand_points(g, s);
-    g->winner = winner;
-    g->points = total;
-    g->phase = PH_OVER;
-    g->to_act = -1;
     g->pending = 0;
-    g->drawn = -1;
-    memset(g->owes, 0, sizeof g->owes);
-}
-
-/* Game._end_blocked: the fewest points in hand (ties to the lowest seat) counts as out. */
-static void end_blocked(Game *g)
-{
-    int best = 0, best_points = hand_points(g, 0);
-    for (int s = 1; s < g->n; s++) {
-        int p = hand_points(g, s);
-        if (p < best_points) {
-            best = s;
-            best_points = p;
-        }
-    }
-    end_hand(g, best);
+    g->pending_kind = PK_NONE;
+    g->pending_chal = 0;
 }
 
 static void take_penalty(Game *g, int victim, int extra)
 {
     int total = g->pending + extra;
-    g->pending = 0;
+    clear_pending(g);
     draw_cards(g, victim, total);
-    start_turn(g, next_seat(g, victim));
+    if (g->active[victim])
+        start_turn(g, next_seat(g, victim));
+}
+
+static inline void await_answer(Game *g, int victim)
+{
+    g->to_act = victim;
+    g->phase = PH_PENALTY;
+    g->drawn = -1;
+}
+
+static int draw_family(const Rules *r, int card)
+{
+    switch (r->effect[card]) {
+    case EF_D2:
+    case EF_RD2:
+    case EF_DB2:
+        return PK_D2;
+    case EF_D4:
+        return PK_D4;
+    case EF_W4:
+    case EF_WDD:
+    case EF_WR4:
+    case EF_WB4:
+    case EF_WMY:
+    case EF_WTP:
+        return PK_WILD;
+    default:
+        return PK_NONE;
+    }
+}
+
+static inline int is_reaction(const Rules *r, int card)
+{
+    return r->effect[card] == EF_HOLY || r->effect[card] == EF_SCREW;
+}
+
+/* The cards of a draw card that inflicts (not Target Practice): DrawCard.amount. */
+static int draw_amount(const Game *g, int card)
+{
+    const Rules *r = g->r;
+    switch (r->effect[card]) {
+    case EF_D2:
+    case EF_RD2:
+    case EF_DB2:
+        return 2;
+    case EF_WDD:
+        return g->pending; /* added to itself: doubled */
+    case EF_WMY: {
+        int previous = g->dlen > 1 ? r->number[g->discard[g->dlen - 2]] : -1;
+        return previous < 0 ? 4 : previous;
+    }
+    default: /* W4 D4 WR4 WB4 */
+        return 4;
+    }
+}
+
+static void inflict(Game *g, int source, int victim, int count, int card)
+{
+    const Rules *r = g->r;
+    int kind = draw_family(r, card);
+    g->pending += count;
+    g->pending_kind = kind;
+    g->pending_chal = r->wd4[card];
+    g->pending_source = source;
+    int answerable;
+    if (kind == PK_WILD)
+        answerable = r->sw[S_STACK_D4] || r->has_reactions
+                     || (r->sw[S_CHALLENGE] && g->pending_chal);
+    else if (kind == PK_D2)
+        answerable = r->sw[S_STACK_D2] || r->sw[S_STACK_CROSS];
+    else
+        answerable = r->sw[S_STACK_D4];
+    if (answerable)
+        await_answer(g, victim);
+    else
+        take_penalty(g, victim, 0);
+}
+
+static int locked(const Game *g, int seat)
+{
+    const uint8_t *hand = HAND(g, seat);
+    for (int i = 0; i < HLEN(g, seat); i++)
+        if (g->r->effect[hand[i]] == EF_KOBE)
+            return 1;
+    return 0;
+}
+
+static inline int lock_blocks(const Game *g, int seat, int card)
+{
+    return g->r->has_locks && g->r->effect[card] != EF_KOBE && locked(g, seat);
+}
+
+static inline int plain_match(const Game *g, int card)
+{
+    const Rules *r = g->r;
+    if (g->color < 0)
+        return !r->wild[card];
+    return r->wild[card] || r->color[card] == g->color || r->face[card] == r->face[TOP(g)];
+}
+
+/* Game.matches: a Kobe's lock, the cards with a rule of their own, plain matching. */
+static int matches(const Game *g, int seat, int card)
+{
+    const Rules *r = g->r;
+    if (lock_blocks(g, seat, card))
+        return 0;
+    switch (r->effect[card]) {
+    case EF_CL:
+        return 1;
+    case EF_NAGA:
+        return g->lock < 0 || r->effect[TOP(g)] != EF_NAGA;
+    case EF_DUNG:
+        return HLEN(g, seat) == 1 && plain_match(g, card);
+    default:
+        return plain_match(g, card);
+    }
+}
+
+static int is_bluff(const Game *g, int seat, int card)
+{
+    const Rules *r = g->r;
+    if (!r->wd4[card])
+        return 0;
+    int color = g->color;
+    int number = r->sw[S_WD4_RULE] == 1 ? r->number[TOP(g)] : -1;
+    const uint8_t *hand = HAND(g, seat);
+    for (int i = 0; i < HLEN(g, seat); i++) {
+        int held = hand[i];
+        if (color >= 0 && r->color[held] == color)
+            return 1;
+        if (number >= 0 && r->number[held] == number && !r->wild[held])
+            return 1;
+    }
+    return 0;
+}
+
+static inline int honest(const Game *g, int seat, int card)
+{
+    return matches(g, seat, card) && !is_bluff(g, seat, card);
+}
+
+static int stack_answers(const Game *g, int seat, int card)
+{
+    const Rules *r = g->r;
+    if (lock_blocks(g, seat, card))
+        return 0;
+    int family = draw_family(r, card);
+    if (g->pending_kind == PK_WILD)
+        return is_reaction(r, card) || (r->sw[S_STACK_D4] && family == PK_WILD);
+    if (g->pending_kind == PK_D2) {
+        if (family == PK_D2)
+            return r->sw[S_STACK_D2];
+        return r->sw[S_STACK_CROSS] && r->wd4[card];
+    }
+    return r->sw[S_STACK_D4] && family == g->pending_kind;
+}
+
+static inline int catchable(const Game *g, int seat)
+{
+    return (g->owes[seat] && HLEN(g, seat) == 1) || g->false_uno[seat];
+}
+
+/* Game.hand_scores: points held (set-aside cards included; nothing for the seats in
+ * `empty`), then Dung (at least every other base score) and Holy Defender (halves). */
+static void hand_scores(const Game *g, const uint8_t *empty, int *scores)
+{
+    const Rules *r = g->r;
+    int n = g->n, base[MAXP];
+    for (int s = 0; s < n; s++) {
+        int total = 0;
+        if (!empty[s]) {
+            const uint8_t *hand = HAND(g, s);
+            for (int i = 0; i < HLEN(g, s); i++)
+                total += r->points[hand[i]];
+            for (int i = 0; i < g->alen[s]; i++)
+                total += r->points[g->aside[s][i]];
+        }
+        base[s] = scores[s] = total;
+    }
+    if (!r->has_score_cards)
+        return;
+    for (int s = 0; s < n; s++) {
+        if (empty[s])
+            continue;
+        int dung = 0, holy = 0;
+        const uint8_t *hand = HAND(g, s);
+        for (int i = 0; i < HLEN(g, s) + g->alen[s]; i++) {
+            int card = i < HLEN(g, s) ? hand[i] : g->aside[s][i - HLEN(g, s)];
+            dung += r->effect[card] == EF_DUNG;
+            holy += r->effect[card] == EF_HOLY;
+        }
+        if (dung) {
+            for (int o = 0; o < n; o++)
+                if (o != s && base[o] > scores[s])
+                    scores[s] = base[o];
+        }
+        for (int h = 0; h < holy; h++)
+            scores[s] = scores[s] >= 0 ? scores[s] / 2 : -((-scores[s] + 1) / 2);
+    }
+}
+
+static void end_hand(Game *g, int blocked)
+{
+    int n = g->n, winner = g->ranking[0];
+    uint8_t out[MAXP] = {0};
+    for (int i = 0; i < g->rank_len; i++)
+        out[g->ranking[i]] = 1;
+    int in_hand[MAXP], points[MAXP], total = 0;
+    hand_scores(g, out, in_hand);
+    for (int s = 0; s < n; s++)
+        total += in_hand[s];
+    int scoring = SW(g, S_SCORING);
+    for (int s = 0; s < n; s++) {
+        if (scoring == SC_WTA)
+            points[s] = s == winner ? total : 0;
+        else if (scoring == SC_PENALTY)
+            points[s] = in_hand[s];
+        else if (scoring == SC_DMH)
+            points[s] = g->discard_points[s] - in_hand[s];
+        else
+            points[s] = 0;
+        g->scores[s] += points[s];
+        g->hand_points[s] = points[s];
+    }
+    g->hand_winner = winner;
+    (void)blocked; /* the core reports no HandEnded event */
+    g->to_act = -1;
+    g->drawn = -1;
+    clear_pending(g);
+    memset(g->owes, 0, sizeof g->owes);
+    memset(g->false_uno, 0, sizeof g->false_uno);
+    int match_winner = -1;
+    if (scoring == SC_NONE) {
+        match_winner = winner;
+    } else {
+        int high = g->scores[0], low = g->scores[0];
+        for (int s = 1; s < n; s++) {
+            if (g->scores[s] > high)
+                high = g->scores[s];
+            if (g->scores[s] < low)
+                low = g->scores[s];
+        }
+        if (high >= SW(g, S_TARGET)) {
+            int best = scoring == SC_PENALTY ? low : high;
+            for (int s = 0; s < n; s++) {
+                if (g->scores[s] == best) {
+                    match_winner = s;
+                    break;
+                }
+            }
+        }
+    }
+    if (match_winner < 0) {
+        g->phase = PH_HAND_OVER;
+    } else {
+        g->phase = PH_MATCH_OVER;
+        g->winner = match_winner;
+    }
+}
+
+static void end_blocked(Game *g)
+{
+    uint8_t none[MAXP] = {0};
+    int scores[MAXP];
+    hand_scores(g, none, scores);
+    int best = -1;
+    for (int s = 0; s < g->n; s++)
+        if (g->active[s] && (best < 0 || scores[s] < scores[best]))
+            best = s;
+    g->ranking[g->rank_len++] = best;
+    end_hand(g, 1);
 }
 
 static int remove_card(uint8_t *cards, int *len, int card)
@@ -267,72 +674,456 @@ static int remove_card(uint8_t *cards, int *len, int card)
     return 0;
 }
 
-/* Game._play with the classic effects. */
-static void play_card(Game *g, int seat, int card, int color, int uno)
+/* Game.move_hands: receiver gets giver's hand; nobody owes a call afterwards. */
+static void move_hands(Game *g, const int *receiver_of)
 {
-    remove_card(g->hand[seat], &g->hlen[seat], card);
+    int old[MAXP];
+    memcpy(old, g->hidx, sizeof old);
+    for (int s = 0; s < g->n; s++)
+        if (receiver_of[s] >= 0)
+            g->hidx[receiver_of[s]] = old[s];
+    memset(g->owes, 0, sizeof g->owes);
+    memset(g->false_uno, 0, sizeof g->false_uno);
+}
+
+static inline int is_over(const Game *g)
+{
+    return g->phase == PH_HAND_OVER || g->phase == PH_MATCH_OVER;
+}
+
+static void shuffle_ints(uint64_t *state, int *items, int len)
+{
+    for (int i = len - 1; i > 0; i--) {
+        int j = (int)below(state, (uint32_t)(i + 1));
+        int t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+}
+
+/* Game.random_derangement: items shuffled until none stays in its place. */
+static void random_derangement(Game *g, const int *items, int len, int *out)
+{
+    memcpy(out, items, sizeof(int) * (size_t)len);
+    if (len < 2)
+        return;
+    while (1) {
+        memcpy(out, items, sizeof(int) * (size_t)len);
+        shuffle_ints(&g->rng, out, len);
+        int fixed = 0;
+        for (int i = 0; i < len; i++)
+            fixed |= out[i] == items[i];
+        if (!fixed)
+            return;
+    }
+}
+
+static void reseat(Game *g, const int *seating)
+{
+    for (int place = 0; place < g->n; place++) {
+        g->seating[place] = seating[place];
+        g->position[seating[place]] = place;
+    }
+}
+
+static int seats_in_hand(const Game *g, int *seats)
+{
+    int k = 0;
+    for (int s = 0; s < g->n; s++)
+        if (g->active[s])
+            seats[k++] = s;
+    return k;
+}
+
+/* Draw Spreader: every other player draws 2, in play order from the next. */
+static void spread(Game *g, int seat)
+{
+    int victims[MAXP], k = 0;
+    int other = next_seat(g, seat);
+    while (other != seat) {
+        int seen = 0;
+        for (int i = 0; i < k; i++)
+            seen |= victims[i] == other;
+        if (seen)
+            break;
+        victims[k++] = other;
+        other = next_seat(g, other);
+    }
+    for (int i = 0; i < k; i++)
+        draw_cards(g, victims[i], 2);
+}
+
+static void target_practice(Game *g, const Act *a)
+{
+    clear_pending(g);
+    for (int s = 0; s < g->n; s++)
+        for (int k = 0; k < a->picks[s]; k++)
+            draw_cards(g, s, 1);
+}
+
+/* Game.leave_hand (Quitter). */
+static void leave_hand(Game *g, const int *seats, int count)
+{
+    for (int i = 0; i < count; i++) {
+        int s = seats[i];
+        memcpy(g->aside[s] + g->alen[s], HAND(g, s), (size_t)HLEN(g, s));
+        g->alen[s] += HLEN(g, s);
+        HLEN(g, s) = 0;
+        g->active[s] = 0;
+        g->players_in_hand--;
+        g->owes[s] = g->false_uno[s] = 0;
+    }
+}
+
+/* The effect's play (una/engine/effects): the card is on the pile. */
+static void effect_play(Game *g, int seat, int card, const Act *a)
+{
+    const Rules *r = g->r;
+    int effect = r->effect[card];
+    switch (effect) {
+    case EF_S: {
+        int victim = next_seat(g, seat);
+        start_turn(g, next_seat(g, victim));
+        break;
+    }
+    case EF_R:
+        g->direction = -g->direction;
+        if (g->players_in_hand == 2 && g->active[seat])
+            start_turn(g, seat);
+        else
+            start_turn(g, next_seat(g, seat));
+        break;
+    case EF_D2:
+    case EF_W4:
+    case EF_D4:
+        inflict(g, seat, next_seat(g, seat), draw_amount(g, card), card);
+        break;
+    case EF_RD2:
+    case EF_WR4: { /* Reversing */
+        int amount = draw_amount(g, card);
+        g->direction = -g->direction;
+        inflict(g, seat, next_seat(g, seat), amount, card);
+        break;
+    }
+    case EF_DB2:
+    case EF_WB4: { /* Delayed */
+        int amount = draw_amount(g, card);
+        int victim = next_seat(g, seat);
+        if (g->players_in_hand > 2)
+            victim = next_seat(g, victim);
+        inflict(g, seat, victim, amount, card);
+        break;
+    }
+    case EF_WDD:
+        if (g->pending == 0)
+            start_turn(g, next_seat(g, seat));
+        else
+            inflict(g, seat, next_seat(g, seat), draw_amount(g, card), card);
+        break;
+    case EF_WMY: {
+        int amount = draw_amount(g, card);
+        if (amount == 0 && g->pending == 0)
+            start_turn(g, next_seat(g, seat));
+        else
+            inflict(g, seat, next_seat(g, seat), amount, card);
+        break;
+    }
+    case EF_WTP:
+        target_practice(g, a);
+        start_turn(g, next_seat(g, seat));
+        break;
+    case EF_SP:
+        spread(g, seat);
+        start_turn(g, seat);
+        break;
+    case EF_RS: {
+        g->direction = -g->direction;
+        int victim = next_seat(g, seat);
+        start_turn(g, next_seat(g, victim));
+        break;
+    }
+    case EF_SS: {
+        int victim = next_seat(g, seat);
+        if (g->players_in_hand > 2)
+            victim = next_seat(g, victim);
+        start_turn(g, next_seat(g, victim));
+        break;
+    }
+    case EF_HOLY:
+        if (g->pending) {
+            g->pending_chal = 0;
+            await_answer(g, next_seat(g, seat));
+        } else {
+            start_turn(g, next_seat(g, seat));
+        }
+        break;
+    case EF_SCREW:
+        if (g->pending) {
+            int total = g->pending, source = g->pending_source;
+            clear_pending(g);
+            draw_cards(g, source, total);
+        }
+        start_turn(g, next_seat(g, seat));
+        break;
+    case EF_QUIT: {
+        int pair[2] = {seat, a->target};
+        leave_hand(g, pair, 2);
+        int left[MAXP];
+        int k = seats_in_hand(g, left);
+        if (k >= 2) {
+            start_turn(g, next_seat(g, seat));
+        } else if (k == 1) {
+            if (g->rank_len == 0)
+                g->ranking[g->rank_len++] = left[0];
+            end_hand(g, 0);
+        } else {
+            uint8_t none[MAXP] = {0};
+            int scores[MAXP];
+            hand_scores(g, none, scores);
+            int first = scores[pair[1]] < scores[pair[0]]
+                                || (scores[pair[1]] == scores[pair[0]] && pair[1] < pair[0])
+                            ? pair[1]
+                            : pair[0];
+            g->ranking[g->rank_len++] = first;
+            end_hand(g, 1);
+        }
+        break;
+    }
+    case EF_BLEND: {
+        int seats[MAXP], receivers[MAXP], moves[MAXP];
+        int k = seats_in_hand(g, seats);
+        random_derangement(g, seats, k, receivers);
+        for (int s = 0; s < MAXP; s++)
+            moves[s] = -1;
+        for (int i = 0; i < k; i++)
+            moves[seats[i]] = receivers[i];
+        move_hands(g, moves);
+        start_turn(g, next_seat(g, seat));
+        break;
+    }
+    case EF_RAND: {
+        int seats[MAXP];
+        int k = seats_in_hand(g, seats);
+        uint8_t pool[CAP];
+        int len = 0;
+        for (int i = 0; i < k; i++) {
+            memcpy(pool + len, HAND(g, seats[i]), (size_t)HLEN(g, seats[i]));
+            len += HLEN(g, seats[i]);
+        }
+        shuffle(&g->rng, pool, len);
+        int at = 0;
+        for (int i = 0; i < k; i++) {
+            memcpy(HAND(g, seats[i]), pool + at, (size_t)HLEN(g, seats[i]));
+            at += HLEN(g, seats[i]);
+        }
+        memset(g->owes, 0, sizeof g->owes);
+        memset(g->false_uno, 0, sizeof g->false_uno);
+        start_turn(g, next_seat(g, seat));
+        break;
+    }
+    case EF_N7:
+    case EF_TRADE: {
+        int moves[MAXP];
+        for (int s = 0; s < MAXP; s++)
+            moves[s] = -1;
+        moves[seat] = a->target;
+        moves[a->target] = seat;
+        move_hands(g, moves);
+        start_turn(g, next_seat(g, seat));
+        break;
+    }
+    case EF_N0: {
+        int moves[MAXP];
+        for (int s = 0; s < MAXP; s++)
+            moves[s] = -1;
+        for (int s = 0; s < g->n; s++)
+            if (g->active[s])
+                moves[s] = next_seat(g, s);
+        move_hands(g, moves);
+        start_turn(g, next_seat(g, seat));
+        break;
+    }
+    case EF_CHAIRS: {
+        int places[MAXP], new_places[MAXP], seating[MAXP];
+        for (int i = 0; i < g->n; i++)
+            places[i] = i;
+        random_derangement(g, places, g->n, new_places);
+        for (int i = 0; i < g->n; i++)
+            seating[new_places[i]] = g->seating[i];
+        reseat(g, seating);
+        start_turn(g, next_seat(g, seat));
+        break;
+    }
+    case EF_DANCE:
+        if (a->target >= 0) {
+            int seating[MAXP];
+            memcpy(seating, g->seating, sizeof seating);
+            int x = g->position[seat], y = g->position[a->target];
+            int t = seating[x];
+            seating[x] = seating[y];
+            seating[y] = t;
+            reseat(g, seating);
+        }
+        start_turn(g, next_seat(g, seat));
+        break;
+    case EF_NAGA: {
+        g->lock = seat;
+        int other = seat;
+        do {
+            int count = HLEN(g, other);
+            if (count)
+                draw_cards(g, other, count);
+            other = next_seat(g, other);
+        } while (other != seat);
+        start_turn(g, next_seat(g, seat));
+        break;
+    }
+    default: /* N, W, CL, RR, KOBE, SPY (what it reveals only views show), DUNG */
+        start_turn(g, next_seat(g, seat));
+    }
+}
+
+/* The effect's last_card: only draws apply (a Nagasaki does what its rule says). */
+static void effect_last(Game *g, int seat, int card, const Act *a)
+{
+    const Rules *r = g->r;
+    int effect = r->effect[card];
+    switch (effect) {
+    case EF_D2:
+    case EF_W4:
+    case EF_D4:
+    case EF_WDD:
+    case EF_WMY: {
+        int extra = draw_amount(g, card);
+        if (extra || g->pending)
+            take_penalty(g, next_seat(g, seat), extra);
+        break;
+    }
+    case EF_RD2:
+    case EF_WR4: {
+        int extra = draw_amount(g, card);
+        if (extra || g->pending)
+            take_penalty(g, next_seat_dir(g, seat, 1, -g->direction), extra);
+        break;
+    }
+    case EF_DB2:
+    case EF_WB4: {
+        int extra = draw_amount(g, card);
+        if (extra || g->pending)
+            take_penalty(g, next_seat_dir(g, seat, g->players_in_hand > 2 ? 2 : 1,
+                                          g->direction), extra);
+        break;
+    }
+    case EF_SP:
+        spread(g, seat);
+        break;
+    case EF_WTP:
+        target_practice(g, a);
+        break;
+    default:
+        break;
+    }
+}
+
+static void last_card(Game *g, int seat, int card, const Act *a)
+{
+    g->pending_guilty = 0;
+    if (g->r->effect[card] == EF_NAGA) {
+        g->lock = seat;
+        draw_cards(g, seat, 2);
+        start_turn(g, next_seat(g, seat));
+        return;
+    }
+    g->ranking[g->rank_len++] = seat;
+    if (SW(g, S_FINISH) == 1 && g->players_in_hand > 2) {
+        g->active[seat] = 0;
+        g->players_in_hand--;
+        g->owes[seat] = g->false_uno[seat] = 0;
+        start_turn(g, next_seat(g, seat));
+        effect_last(g, seat, card, a);
+        return;
+    }
+    effect_last(g, seat, card, a);
+    end_hand(g, 0);
+}
+
+static void play_card(Game *g, int seat, const Act *a)
+{
+    const Rules *r = g->r;
+    int card = a->card;
+    if (r->wd4[card]) {
+        g->pending_guilty = is_bluff(g, seat, card);
+        g->pending_prev = g->color;
+    }
+    remove_card(HAND(g, seat), &HLEN(g, seat), card);
     g->discard[g->dlen++] = (uint8_t)card;
-    g->color = card >= WILD ? color : CARD_COLOR[card];
+    g->discard_points[seat] += r->points[card];
+    if (r->wild[card])
+        g->color = a->color;
+    else if (r->effect[card] != EF_NAGA && !(is_reaction(r, card) && g->pending > 0))
+        g->color = r->color[card];
     g->drawn = -1;
     int recycled = g->rlen[seat] && remove_card(g->recycled[seat], &g->rlen[seat], card);
     if (recycled)
         g->idle++;
     else
         g->idle = 0;
-    int face = CARD_FACE[card];
-    if (g->hlen[seat] == 0) {
-        /* The last card: only its draw still applies, then the hand ends. */
-        if (card == WILD4)
-            take_penalty(g, next_seat(g, seat), 4);
-        else if (face == SYM_DRAW2)
-            take_penalty(g, next_seat(g, seat), 2);
-        end_hand(g, seat);
+    if (HLEN(g, seat) == 0) {
+        last_card(g, seat, card, a);
         return;
     }
-    if (card == WILD4) {
-        /* Challenges are on: the penalty waits on the victim (draw or challenge). */
-        g->pending += 4;
-        g->to_act = next_seat(g, seat);
-        g->phase = PH_PENALTY;
-        g->drawn = -1;
-    } else if (face == SYM_DRAW2) {
-        g->pending += 2;
-        take_penalty(g, next_seat(g, seat), 0);
-    } else if (face == SYM_SKIP) {
-        start_turn(g, next_seat(g, next_seat(g, seat)));
-    } else if (face == SYM_REVERSE) {
-        g->direction = -g->direction;
-        start_turn(g, g->n == 2 ? seat : next_seat(g, seat));
-    } else {
-        start_turn(g, next_seat(g, seat));
-    }
-    if (recycled && g->idle >= g->n) {
+    effect_play(g, seat, card, a);
+    if (recycled && g->idle >= g->players_in_hand && !is_over(g)) {
         end_blocked(g);
         return;
     }
-    if (g->hlen[seat] == 1)
-        g->owes[seat] = !uno;
+    if (HLEN(g, seat) == 1) {
+        if (a->uno || SW(g, S_UNO_CALL) == 1) {
+            g->called[seat] = 1;
+            g->owes[seat] = 0;
+        } else {
+            g->called[seat] = 0;
+            g->owes[seat] = 1;
+        }
+    } else if (a->uno && SW(g, S_FALSE_UNO)) {
+        g->false_uno[seat] = 1;
+    }
 }
 
-static void apply(Game *g, const Act *a)
+static void start_hand(Game *g, int dealer);
+
+static void apply(Game *g, int seat, const Act *a)
 {
-    int seat = g->to_act;
-    if (a->kind != A_UNO && a->kind != A_CATCH) {
-        /* A turn action closes everybody else's UNO window (uno_window=next_turn). */
-        for (int o = 0; o < g->n; o++)
-            if (o != seat)
-                g->owes[o] = 0;
+    int kind = a->kind;
+    if (kind <= A_CHALLENGE) {
+        /* A turn action closes UNO windows: everybody else's (next_turn), or her own;
+         * under uno_penalty=auto a call still owed then costs 2 cards. */
+        int auto_penalty = SW(g, S_UNO_PENALTY) == 1;
+        for (int o = 0; o < g->n; o++) {
+            if (SW(g, S_UNO_WINDOW) == 0 ? o == seat : o != seat)
+                continue;
+            if (auto_penalty && g->owes[o] && HLEN(g, o) == 1)
+                draw_cards(g, o, 2);
+            g->owes[o] = g->false_uno[o] = 0;
+        }
     }
-    switch (a->kind) {
+    switch (kind) {
     case A_PLAY:
-        play_card(g, seat, a->card, a->color, a->uno);
+        play_card(g, seat, a);
         break;
     case A_DRAW:
         if (g->phase == PH_PENALTY) {
             take_penalty(g, seat, 0);
         } else {
-            int card = draw_cards(g, seat, 1);
-            if (card >= 0 && matches(g, card)) {
+            int got = draw_cards(g, seat, 1);
+            if (SW(g, S_DUP)) {
+                while (got && !honest(g, seat, HAND(g, seat)[HLEN(g, seat) - 1])
+                       && can_draw(g))
+                    got = draw_cards(g, seat, 1);
+            }
+            int card = got ? HAND(g, seat)[HLEN(g, seat) - 1] : -1;
+            if (card >= 0 && SW(g, S_PLAY_DRAWN) != PD_NEVER && matches(g, seat, card)
+                && (SW(g, S_CHALLENGE) || !is_bluff(g, seat, card))) {
                 g->phase = PH_DRAWN;
                 g->drawn = card;
             } else {
@@ -342,8 +1133,7 @@ static void apply(Game *g, const Act *a)
         break;
     case A_PASS:
         if (g->phase == PH_PLAY) {
-            /* Nothing could be drawn: an idle turn; a whole round of them blocks. */
-            if (++g->idle >= g->n) {
+            if (++g->idle >= g->players_in_hand) {
                 end_blocked(g);
                 break;
             }
@@ -354,141 +1144,320 @@ static void apply(Game *g, const Act *a)
         g->color = a->color;
         start_turn(g, seat);
         break;
+    case A_CHALLENGE: {
+        int accused = g->pending_source, total = g->pending;
+        clear_pending(g);
+        if (g->pending_guilty) {
+            draw_cards(g, accused, total);
+            if (SW(g, S_GUILTY_COLOR) == 1)
+                g->color = g->pending_prev;
+            start_turn(g, seat);
+        } else {
+            draw_cards(g, seat, total + 2);
+            start_turn(g, next_seat(g, seat));
+        }
+        break;
+    }
     case A_UNO:
-        if (g->hlen[seat] == 1)
-            g->owes[seat] = 0;
+        if (HLEN(g, seat) == 1) {
+            if (g->owes[seat]) {
+                g->owes[seat] = 0;
+                g->called[seat] = 1;
+            }
+        } else if (SW(g, S_FALSE_UNO)) {
+            g->false_uno[seat] = 1;
+        }
         break;
     case A_CATCH:
-        if (g->owes[a->target] && g->hlen[a->target] == 1) {
-            g->owes[a->target] = 0;
+        if (catchable(g, a->target)) {
+            g->owes[a->target] = g->false_uno[a->target] = 0;
             draw_cards(g, a->target, 2);
+        } else {
+            draw_cards(g, seat, 2);
         }
+        break;
+    case A_DEAL:
+        start_hand(g, g->seating[(g->position[g->dealer] + 1) % g->n]);
         break;
     }
 }
 
-/* Clears `a`; true when the seat to act owes its UNO call (then `a` is that call): both
- * policies call it before anything else. */
-static int start_choice(const Game *g, Act *a)
+/* ----------------------------------------------------------- legal actions */
+
+/* Target Practice's listed splits (TargetPracticeWild.target_options): every multiset of
+ * `count` picks among `others` in lexicographic order, or past MAX_SPLITS, each player
+ * taking all and then the even split. Returns how many; splits[i] holds counts per seat. */
+static int tp_splits(const Game *g, int seat, int16_t (*splits)[MAXP])
 {
-    int seat = g->to_act;
-    a->color = -1;
-    a->uno = 0;
-    a->card = -1;
-    a->target = -1;
-    if (g->owes[seat] && g->hlen[seat] == 1) {
-        a->kind = A_UNO;
+    int others[MAXP], m = 0;
+    for (int s = 0; s < g->n; s++)
+        if (g->active[s] && s != seat)
+            others[m++] = s;
+    if (m == 0) {
+        memset(splits[0], 0, sizeof splits[0]);
         return 1;
     }
-    return 0;
+    int count = 4 + g->pending;
+    /* C(m + count - 1, count) > MAX_SPLITS ? (computed without overflow) */
+    long total = 1;
+    int many = 0;
+    for (int i = 1; i <= m - 1; i++) {
+        total = total * (count + i) / i;
+        if (total > MAX_SPLITS) {
+            many = 1;
+            break;
+        }
+    }
+    int k = 0;
+    if (many) {
+        for (int o = 0; o < m; o++) {
+            memset(splits[k], 0, sizeof splits[k]);
+            splits[k++][others[o]] = (int16_t)count;
+        }
+        memset(splits[k], 0, sizeof splits[k]);
+        for (int i = 0; i < count; i++)
+            splits[k][others[i % m]]++;
+        return k + 1;
+    }
+    if (m == 1) { /* one way, whatever the count */
+        memset(splits[0], 0, sizeof splits[0]);
+        splits[0][others[0]] = (int16_t)count;
+        return 1;
+    }
+    /* Non-decreasing index sequences of length count over 0..m-1, in order; with m >= 2
+     * and at most MAX_SPLITS of them, count + 1 <= MAX_SPLITS. */
+    int idx[MAX_SPLITS];
+    for (int i = 0; i < count; i++)
+        idx[i] = 0;
+    while (1) {
+        memset(splits[k], 0, sizeof splits[k]);
+        for (int i = 0; i < count; i++)
+            splits[k][others[idx[i]]]++;
+        k++;
+        int i = count - 1;
+        while (i >= 0 && idx[i] == m - 1)
+            i--;
+        if (i < 0)
+            break;
+        idx[i]++;
+        for (int j = i + 1; j < count; j++)
+            idx[j] = idx[i];
+    }
+    return k;
 }
 
-/* The random policy (random_bot.pick) on Game.legal_actions(to_act), drawing from the
- * policy generator exactly where pick() draws: one below(k) for k > 1 options. */
-static void choose(const Game *g, uint64_t *policy, Act *a)
+static int add_plays(const Game *g, Act *out, int k, int seat, int card, int uno)
 {
-    int seat = g->to_act;
-    if (start_choice(g, a))
-        return;
-    if (g->phase == PH_PLAY || g->phase == PH_DRAWN) {
-        uint8_t cards[64];
-        int8_t colors[64];
-        int k = 0;
-        if (g->phase == PH_PLAY) {
-            uint64_t seen = 0;
-            const uint8_t *hand = g->hand[seat];
-            int len = g->hlen[seat];
-            int top_face = CARD_FACE[g->discard[g->dlen - 1]];
-            for (int i = 0; i < len; i++) {
-                int c = hand[i];
-                uint64_t bit = 1ULL << c;
-                if (seen & bit)
-                    continue;
-                if (c >= WILD) {
-                    seen |= bit;
-                    for (int col = 0; col < 4; col++) {
-                        cards[k] = (uint8_t)c;
-                        colors[k++] = (int8_t)col;
-                    }
-                } else if (CARD_COLOR[c] == g->color || CARD_FACE[c] == top_face) {
-                    seen |= bit;
-                    cards[k] = (uint8_t)c;
-                    colors[k++] = -1;
+    const Rules *r = g->r;
+    int effect = r->effect[card];
+    int targets[MAXP + 1], nt = 0;
+    int16_t splits[MAX_SPLITS + MAXP + 1][MAXP];
+    int nsplits = 0;
+    if (effect == EF_N7 || effect == EF_TRADE || effect == EF_QUIT || effect == EF_SPY
+        || effect == EF_DANCE) {
+        if (effect == EF_DANCE)
+            targets[nt++] = -1;
+        for (int s = 0; s < g->n; s++)
+            if (g->active[s] && s != seat)
+                targets[nt++] = s;
+    } else if (effect == EF_WTP) {
+        nsplits = tp_splits(g, seat, splits);
+    } else {
+        targets[nt++] = -1;
+    }
+    int wild = r->wild[card];
+    if (nsplits) {
+        for (int t = 0; t < nsplits; t++) {
+            int total = 0;
+            for (int s = 0; s < MAXP; s++)
+                total += splits[t][s];
+            for (int c = wild ? 0 : -1; c < (wild ? 4 : 0); c++) {
+                for (int u = 0; u <= uno; u++) {
+                    Act *a = &out[k++];
+                    *a = (Act){A_PLAY, card, c, u, -1, total, {0}};
+                    memcpy(a->picks, splits[t], sizeof a->picks);
                 }
             }
-        } else if (g->drawn >= WILD) {
-            for (int col = 0; col < 4; col++) {
-                cards[k] = (uint8_t)g->drawn;
-                colors[k++] = (int8_t)col;
-            }
-        } else {
-            cards[k] = (uint8_t)g->drawn;
-            colors[k++] = -1;
         }
-        if (k) {
-            int i = k > 1 ? (int)below(policy, (uint32_t)k) : 0;
-            a->kind = A_PLAY;
-            a->card = cards[i];
-            a->color = colors[i];
-            a->uno = g->hlen[seat] == 2;
-            return;
-        }
-        a->kind = g->plen || g->dlen > 1 ? A_DRAW : A_PASS;
-        return;
+        return k;
     }
-    if (g->phase == PH_COLOR) {
-        /* pick() chooses among the whole legal list here: four colors, then catches. */
-        int catchable[MAXP], m = 0;
-        for (int o = 0; o < g->n; o++)
-            if (o != seat && g->owes[o] && g->hlen[o] == 1)
-                catchable[m++] = o;
-        int i = (int)below(policy, (uint32_t)(4 + m));
-        if (i < 4) {
-            a->kind = A_COLOR;
-            a->color = i;
-        } else {
-            a->kind = A_CATCH;
-            a->target = catchable[i - 4];
+    for (int t = 0; t < nt; t++) {
+        for (int c = wild ? 0 : -1; c < (wild ? 4 : 0); c++) {
+            out[k++] = (Act){A_PLAY, card, c, 0, targets[t], 0, {0}};
+            if (uno)
+                out[k++] = (Act){A_PLAY, card, c, 1, targets[t], 0, {0}};
         }
-        return;
     }
-    a->kind = A_DRAW; /* PH_PENALTY: take it, never challenge */
+    return k;
 }
 
-/* ------------------------------------------------------------ the greedy policy */
+/* Game.legal_actions(seat), in its order. */
+static int legal_actions(const Game *g, int seat, Act *out)
+{
+    const Rules *r = g->r;
+    int k = 0;
+    if (g->phase == PH_MATCH_OVER)
+        return 0;
+    if (g->phase == PH_HAND_OVER) {
+        out[k++] = (Act){A_DEAL, -1, -1, 0, -1, 0, {0}};
+        return k;
+    }
+    if (!g->active[seat])
+        return 0;
+    const uint8_t *hand = HAND(g, seat);
+    int len = HLEN(g, seat);
+    int uno = len == 2 && SW(g, S_UNO_CALL) == 0;
+    int challenge_on = SW(g, S_CHALLENGE);
+    uint64_t seen[2] = {0, 0};
+    if (seat == g->to_act) {
+        if (g->phase == PH_PLAY) {
+            int any_honest = 0;
+            for (int i = 0; i < len; i++) {
+                int c = hand[i];
+                uint64_t bit = 1ULL << (c & 63);
+                if ((seen[c >> 6] & bit) || !matches(g, seat, c))
+                    continue;
+                seen[c >> 6] |= bit;
+                int bluff = is_bluff(g, seat, c);
+                any_honest = any_honest || !bluff;
+                if (!bluff || challenge_on)
+                    k = add_plays(g, out, k, seat, c, uno);
+            }
+            if (SW(g, S_VOLUNTARY) || !any_honest)
+                out[k++] = (Act){can_draw(g) ? A_DRAW : A_PASS, -1, -1, 0, -1, 0, {0}};
+        } else if (g->phase == PH_DRAWN) {
+            int bluff = is_bluff(g, seat, g->drawn);
+            if (!bluff || challenge_on)
+                k = add_plays(g, out, k, seat, g->drawn, uno);
+            if (bluff || SW(g, S_PLAY_DRAWN) != PD_MUST)
+                out[k++] = (Act){A_PASS, -1, -1, 0, -1, 0, {0}};
+        } else if (g->phase == PH_PENALTY) {
+            out[k++] = (Act){A_DRAW, -1, -1, 0, -1, 0, {0}};
+            if (challenge_on && g->pending_chal)
+                out[k++] = (Act){A_CHALLENGE, -1, -1, 0, -1, 0, {0}};
+            for (int i = 0; i < len; i++) {
+                int c = hand[i];
+                uint64_t bit = 1ULL << (c & 63);
+                if ((seen[c >> 6] & bit) || !stack_answers(g, seat, c))
+                    continue;
+                seen[c >> 6] |= bit;
+                if (challenge_on || !is_bluff(g, seat, c))
+                    k = add_plays(g, out, k, seat, c, uno);
+            }
+        } else if (g->phase == PH_COLOR) {
+            for (int c = 0; c < 4; c++)
+                out[k++] = (Act){A_COLOR, -1, c, 0, -1, 0, {0}};
+        }
+    } else if (SW(g, S_JUMP_IN) && g->phase == PH_PLAY) {
+        int top = TOP(g);
+        if (!r->wild[top] && r->color[top] >= 0 && matches(g, seat, top)) {
+            for (int i = 0; i < len; i++) {
+                if (hand[i] == top) {
+                    k = add_plays(g, out, k, seat, top, uno);
+                    break;
+                }
+            }
+        }
+    }
+    if (g->owes[seat] && len == 1)
+        out[k++] = (Act){A_UNO, -1, -1, 0, -1, 0, {0}};
+    for (int o = 0; o < g->n; o++)
+        if (o != seat && catchable(g, o))
+            out[k++] = (Act){A_CATCH, -1, -1, 0, o, 0, {0}};
+    return k;
+}
 
-/* A rollout policy for search (una.bots.strong), not a mirror of any bot: the core of the
- * heuristic bot's judgment (una/bots/heuristic.py) at C speed. It plays the card that keeps
- * it in the color it holds most of, keeps wilds for when nothing else fits (unless an
- * opponent is close to going out: then high cards go first), hits a next player who is
- * close to going out with a Draw Two, Skip, Reverse or Wild Draw Four, names its strongest
- * color, keeps a drawn wild in a big hand, takes penalties, always calls UNO. Ties are
- * broken with the policy generator. Scores are the heuristic's, times 100. */
+/* ------------------------------------------------------------------ policies */
+
+/* A generator the random policy draws from: SplitMix64 (fast.choose) or a Twister
+ * (random.Random, as the random bot). */
+typedef struct {
+    uint64_t *split;
+    Twister *twister;
+} Draw;
+
+static inline uint32_t draw_below(Draw *d, uint32_t n)
+{
+    return d->twister ? mt_below(d->twister, n) : below(d->split, n);
+}
+
+static inline int same_play(const Act *x, const Act *y)
+{
+    return x->card == y->card && x->color == y->color && x->target == y->target
+           && x->npicks == y->npicks
+           && (x->npicks == 0 || memcmp(x->picks, y->picks, sizeof x->picks) == 0);
+}
+
+/* fast.choose (random_bot.pick) on the legal actions of the seat to act. */
+static Act choose(const Game *g, Draw *d)
+{
+    Act legal[MAXACT];
+    int k = legal_actions(g, g->to_act, legal);
+    int m = 0, uno_variants = 0;
+    for (int i = 0; i < k; i++) {
+        if (legal[i].kind == A_UNO)
+            return legal[i];
+        uno_variants |= legal[i].kind == A_PLAY && legal[i].uno;
+    }
+    /* The plays, in place at the front (one per (card, color, targets), the variant that
+     * calls UNO kept in the place of the first: the variants are listed side by side). */
+    int first_kind = legal[0].kind;
+    Act other[4];
+    int n_other = 0;
+    for (int i = 0; i < k; i++) {
+        if (legal[i].kind != A_PLAY) {
+            if (n_other < 4 && (legal[i].kind == A_DRAW || legal[i].kind == A_PASS
+                                || legal[i].kind == A_DEAL))
+                other[n_other++] = legal[i];
+            continue;
+        }
+        if (uno_variants && m && same_play(&legal[m - 1], &legal[i])) {
+            if (legal[i].uno)
+                legal[m - 1] = legal[i];
+            continue;
+        }
+        legal[m++] = legal[i];
+    }
+    if (m)
+        return m > 1 ? legal[draw_below(d, (uint32_t)m)] : legal[0];
+    if (first_kind == A_COLOR)
+        return legal[draw_below(d, (uint32_t)k)];
+    int order[3] = {A_DRAW, A_PASS, A_DEAL};
+    for (int o = 0; o < 3; o++)
+        for (int i = 0; i < n_other; i++)
+            if (other[i].kind == order[o])
+                return other[i];
+    return legal[0];
+}
+
+/* The random bot when the engine waits for it: pick() on its legal actions less catches. */
+static Act choose_bot(const Game *g, Twister *t)
+{
+    Draw d = {NULL, t};
+    if (g->phase == PH_COLOR) /* four colors, then catches: the bot leaves the catches */
+        return (Act){A_COLOR, -1, (int)mt_below(t, 4), 0, -1, 0, {0}};
+    return choose(g, &d);
+}
+
+/* The greedy rollout policy (fast.choose_greedy); only for rule sets fast.supports_greedy
+ * accepts, where its choice is always legal. */
 #define DANGER 2
 
-static int danger_for(const Game *g, int seat)
-{
-    for (int o = 0; o < g->n; o++)
-        if (o != seat && g->hlen[o] <= DANGER)
-            return 1;
-    return 0;
-}
-
-/* Non-wild cards of each color in seat's hand and their points. */
 static void color_strength(const Game *g, int seat, int count[4], int value[4])
 {
+    const Rules *r = g->r;
     for (int c = 0; c < 4; c++)
         count[c] = value[c] = 0;
-    for (int i = 0; i < g->hlen[seat]; i++) {
-        int card = g->hand[seat][i];
-        if (card < WILD) {
-            count[CARD_COLOR[card]]++;
-            value[CARD_COLOR[card]] += CARD_POINTS[card];
+    const uint8_t *hand = HAND(g, seat);
+    for (int i = 0; i < HLEN(g, seat); i++) {
+        int card = hand[i];
+        if (r->color[card] >= 0 && !r->wild[card]) {
+            count[r->color[card]]++;
+            value[r->color[card]] += r->points[card];
         }
     }
 }
 
-/* The strongest color (most cards, then most points), ties at random. */
 static int strongest_color(const int count[4], const int value[4], uint64_t *policy)
 {
     int best[4], k = 0, best_key = -1;
@@ -504,65 +1473,70 @@ static int strongest_color(const int count[4], const int value[4], uint64_t *pol
     return k > 1 ? best[below(policy, (uint32_t)k)] : best[0];
 }
 
-static void choose_greedy(const Game *g, uint64_t *policy, Act *a)
+static Act choose_greedy(const Game *g, uint64_t *policy)
 {
+    const Rules *r = g->r;
     int seat = g->to_act;
-    if (start_choice(g, a))
-        return;
-    int count[4], value[4];
-    if (g->phase == PH_COLOR) {
-        color_strength(g, seat, count, value);
-        a->kind = A_COLOR;
-        a->color = strongest_color(count, value, policy);
-        return;
+    Act a = {A_PLAY, -1, -1, 0, -1, 0, {0}};
+    int len = HLEN(g, seat);
+    if (g->owes[seat] && len == 1) {
+        a.kind = A_UNO;
+        return a;
     }
     if (g->phase == PH_PENALTY) {
-        a->kind = A_DRAW;
-        return;
+        a.kind = A_DRAW;
+        return a;
     }
+    int count[4], value[4];
     color_strength(g, seat, count, value);
-    int danger = danger_for(g, seat);
+    if (g->phase == PH_COLOR) {
+        a.kind = A_COLOR;
+        a.color = strongest_color(count, value, policy);
+        return a;
+    }
+    int danger = 0;
+    for (int o = 0; o < g->n; o++)
+        if (o != seat && HLEN(g, o) <= DANGER)
+            danger = 1;
+    int calls = len == 2;
     if (g->phase == PH_DRAWN) {
         int card = g->drawn;
-        a->uno = g->hlen[seat] == 2;
-        if (card >= WILD && g->hlen[seat] > 3 && !danger) {
-            a->kind = A_PASS;
-            return;
+        if (r->wild[card] && len > 3 && !danger) {
+            a.kind = A_PASS;
+            return a;
         }
-        a->kind = A_PLAY;
-        a->card = card;
-        a->color = card >= WILD ? strongest_color(count, value, policy) : -1;
-        return;
+        a.card = card;
+        a.color = r->wild[card] ? strongest_color(count, value, policy) : -1;
+        a.uno = calls;
+        return a;
     }
-    int nxt = next_seat(g, seat);
-    int next_close = nxt != seat && g->hlen[nxt] <= DANGER;
-    int top_face = CARD_FACE[g->discard[g->dlen - 1]];
-    uint8_t cards[64];
-    int8_t colors[64];
+    int following = ((seat + g->direction) % g->n + g->n) % g->n;
+    int next_close = following != seat && HLEN(g, following) <= DANGER;
+    int top_face = r->face[TOP(g)];
+    uint8_t cards[MAXACT];
+    int8_t colors[MAXACT];
     int k = 0;
     long best_score = 0;
-    uint64_t seen = 0;
-    const uint8_t *hand = g->hand[seat];
-    for (int i = 0; i < g->hlen[seat]; i++) {
+    uint64_t seen[2] = {0, 0};
+    const uint8_t *hand = HAND(g, seat);
+    for (int i = 0; i < len; i++) {
         int c = hand[i];
-        uint64_t bit = 1ULL << c;
-        if (seen & bit)
+        uint64_t bit = 1ULL << (c & 63);
+        if (seen[c >> 6] & bit)
             continue;
-        seen |= bit;
-        int wild = c >= WILD;
-        if (!wild && CARD_COLOR[c] != g->color && CARD_FACE[c] != top_face)
+        seen[c >> 6] |= bit;
+        int wild = r->wild[c];
+        if (!wild && r->color[c] != g->color && r->face[c] != top_face)
             continue;
-        int points = CARD_POINTS[c];
+        int points = r->points[c];
         long base = danger ? points * 50L : points * 4L;
         if (wild && !danger)
-            base -= c == WILD4 ? 5000 : 4000;
-        if (next_close && (c == WILD4 || CARD_FACE[c] == SYM_DRAW2 || CARD_FACE[c] == SYM_SKIP
-                           || CARD_FACE[c] == SYM_REVERSE))
+            base -= r->effect[c] == EF_W4 ? 5000 : 4000;
+        if (next_close && r->action_face[c])
             base += 3000;
         for (int col = 0; col < 4; col++) {
-            if (!wild && col != CARD_COLOR[c])
+            if (!wild && col != r->color[c])
                 continue;
-            /* What stays in that color after this card is played. */
             int held = count[col] - (wild ? 0 : 1);
             int pts = value[col] - (wild ? 0 : points);
             long score = base + held * 200L + pts;
@@ -578,280 +1552,161 @@ static void choose_greedy(const Game *g, uint64_t *policy, Act *a)
     }
     if (k) {
         int i = k > 1 ? (int)below(policy, (uint32_t)k) : 0;
-        a->kind = A_PLAY;
-        a->card = cards[i];
-        a->color = colors[i];
-        a->uno = g->hlen[seat] == 2;
-        return;
+        a.card = cards[i];
+        a.color = colors[i];
+        a.uno = calls;
+        return a;
     }
-    a->kind = g->plen || g->dlen > 1 ? A_DRAW : A_PASS;
+    a.kind = can_draw(g) ? A_DRAW : A_PASS;
+    return a;
 }
 
-/* Game.__init__ and _start_hand for the standard preset, dealer 0. */
-static void start_hand(Game *g, int n, uint64_t seed)
+/* ------------------------------------------------------------------ dealing */
+
+/* Game._start_hand. */
+static void start_hand(Game *g, int dealer)
 {
-    g->n = n;
-    g->rng = seed;
+    const Rules *r = g->r;
+    int n = g->n;
+    if (SW(g, S_FIRST_PLAYER) == 1)
+        dealer = g->seating[below(&g->rng, (uint32_t)n)];
+    g->hand_number++;
+    g->dealer = dealer;
     g->direction = 1;
-    g->pending = 0;
-    g->idle = 0;
-    g->winner = -1;
-    g->points = 0;
-    g->drawn = -1;
-    memset(g->hlen, 0, sizeof g->hlen);
-    memset(g->rlen, 0, sizeof g->rlen);
-    memset(g->owes, 0, sizeof g->owes);
-    memcpy(g->pile, CANONICAL_DECK, DECK);
-    shuffle(&g->rng, g->pile, DECK);
-    g->plen = DECK;
-    for (int i = 0; i < HAND_SIZE * n; i++) {
-        int seat = (1 + i) % n;
-        g->hand[seat][g->hlen[seat]++] = g->pile[--g->plen];
+    for (int s = 0; s < n; s++) {
+        g->hidx[s] = s;
+        g->hlen[s] = 0;
+        g->alen[s] = 0;
+        g->rlen[s] = 0;
+        g->active[s] = 1;
+        g->discard_points[s] = 0;
+        g->owes[s] = g->called[s] = g->false_uno[s] = 0;
     }
-    /* A Wild Draw Four turned first goes back and the pile is shuffled (first_card). */
+    g->players_in_hand = n;
+    g->dlen = 0;
+    g->color = -1;
+    g->to_act = -1;
+    g->phase = PH_PLAY;
+    clear_pending(g);
+    g->pending_source = -1;
+    g->pending_guilty = 0;
+    g->pending_prev = -1;
+    g->drawn = -1;
+    g->idle = 0;
+    g->rank_len = 0;
+    g->lock = -1;
+    g->hand_winner = -1;
+    memcpy(g->pile, r->deck, (size_t)r->deck_len);
+    g->plen = r->deck_len;
+    shuffle(&g->rng, g->pile, g->plen);
+    int start = g->position[dealer] + 1;
+    for (int i = 0; i < r->hand_size * n; i++) {
+        int seat = g->seating[(start + i) % n];
+        HAND(g, seat)[HLEN(g, seat)++] = g->pile[--g->plen];
+    }
     int card = -1;
     for (int tries = g->plen; tries > 0; tries--) {
         card = g->pile[--g->plen];
-        if (card != WILD4)
+        int where = r->first[card];
+        if (where == FIRST_STAYS)
             break;
-        g->pile[g->plen++] = (uint8_t)card;
-        shuffle(&g->rng, g->pile, g->plen);
+        if (where == FIRST_BOTTOM) {
+            memmove(g->pile + 1, g->pile, (size_t)g->plen);
+            g->pile[0] = (uint8_t)card;
+            g->plen++;
+        } else {
+            g->pile[g->plen++] = (uint8_t)card;
+            shuffle(&g->rng, g->pile, g->plen);
+        }
     }
     g->discard[0] = (uint8_t)card;
     g->dlen = 1;
-    g->color = CARD_COLOR[card];
-    int first = next_seat(g, 0);
-    int face = CARD_FACE[card];
-    if (card == WILD) {
-        g->to_act = first;
-        g->phase = PH_COLOR;
-        g->color = -1;
-    } else if (face == SYM_SKIP) {
+    g->color = r->color[card];
+    int first = next_seat(g, dealer);
+    switch (r->effect[card]) {
+    case EF_N:
+    case EF_W: /* one effect (Plain): a wild turned up first has its color named */
+        if (r->wild[card]) {
+            g->to_act = first;
+            g->phase = PH_COLOR;
+            g->color = -1;
+        } else {
+            start_turn(g, first);
+        }
+        break;
+    case EF_S:
         start_turn(g, next_seat(g, first));
-    } else if (face == SYM_REVERSE) {
-        g->direction = -1;
-        start_turn(g, 0);
-    } else if (face == SYM_DRAW2) {
+        break;
+    case EF_R:
+        g->direction = -g->direction;
+        start_turn(g, g->dealer);
+        break;
+    case EF_D2:
         draw_cards(g, first, 2);
         start_turn(g, next_seat(g, first));
-    } else {
+        break;
+    default:
         start_turn(g, first);
     }
 }
 
+/* Game.__init__: seats in order, scores 0, the first hand dealt by dealer. */
+static void new_game(Game *g, const Rules *r, uint64_t seed, int dealer)
+{
+    memset(g, 0, sizeof *g);
+    g->r = r;
+    g->n = r->n;
+    g->rng = seed;
+    g->winner = -1;
+    for (int s = 0; s < g->n; s++)
+        g->seating[s] = g->position[s] = s;
+    start_hand(g, dealer);
+}
+
 enum { POLICY_RANDOM = 0, POLICY_GREEDY = 1 };
 
-/* Plays the hand to its end with the given policy; returns the number of moves, or -1
- * past limit. */
+/* Plays the hand to its end; returns the number of moves, or -1 past limit. */
 static long play_out_with(Game *g, uint64_t *policy, int kind, long limit)
 {
-    Act a;
     long moves = 0;
-    while (g->phase != PH_OVER) {
+    Draw d = {policy, NULL};
+    while (!is_over(g)) {
         if (moves >= limit)
             return -1;
-        if (kind == POLICY_GREEDY)
-            choose_greedy(g, policy, &a);
-        else
-            choose(g, policy, &a);
-        apply(g, &a);
+        int seat = g->to_act;
+        Act a = kind == POLICY_GREEDY ? choose_greedy(g, policy) : choose(g, &d);
+        apply(g, seat, &a);
         moves++;
     }
     return moves;
 }
 
-/* Plays the hand to its end with the random policy; -1 past MOVE_LIMIT. */
-static long play_out(Game *g, uint64_t *policy)
-{
-    return play_out_with(g, policy, POLICY_RANDOM, MOVE_LIMIT);
-}
-
-/* ------------------------------------------------------------- Python functions */
-
-/* The policy stream of random_playouts: fixed by una.engine.fast.policy_seed. */
-static uint64_t batch_policy_seed(uint64_t seed)
-{
-    return seed * 0xD1B54A32D192ED03ULL + 0x5851F42D4C957F2DULL;
-}
-
-static int check_players(int players)
-{
-    if (players < 2 || players > MAXP) {
-        PyErr_Format(PyExc_ValueError,
-                     "players: %d seats, but the standard rules seat 2 to 10", players);
-        return -1;
-    }
-    return 0;
-}
-
-static PyObject *stuck_error(void)
-{
-    PyErr_Format(PyExc_RuntimeError, "a hand ran past %d moves", MOVE_LIMIT);
-    return NULL;
-}
-
-static PyObject *py_random_playouts(PyObject *self, PyObject *args)
-{
-    (void)self;
-    int players;
-    long long games;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "iLK:random_playouts", &players, &games, &seed))
-        return NULL;
-    if (check_players(players) < 0)
-        return NULL;
-    if (games < 0) {
-        PyErr_Format(PyExc_ValueError, "games: must be 0 or more, not %lld", games);
-        return NULL;
-    }
-    long long moves = 0, wins[MAXP] = {0}, points[MAXP] = {0};
-    int stuck = 0;
-    Game *g = PyMem_RawMalloc(sizeof(Game));
-    if (g == NULL)
-        return PyErr_NoMemory();
-    uint64_t policy = batch_policy_seed(seed);
-    Py_BEGIN_ALLOW_THREADS
-    for (long long i = 0; i < games; i++) {
-        start_hand(g, players, seed * 1000003ULL + (uint64_t)i);
-        long m = play_out(g, &policy);
-        if (m < 0) {
-            stuck = 1;
-            break;
-        }
-        moves += m;
-        wins[g->winner]++;
-        points[g->winner] += g->points;
-    }
-    Py_END_ALLOW_THREADS
-    PyMem_RawFree(g);
-    if (stuck)
-        return stuck_error();
-    PyObject *w = PyTuple_New(players), *p = PyTuple_New(players);
-    if (w == NULL || p == NULL) {
-        Py_XDECREF(w);
-        Py_XDECREF(p);
-        return NULL;
-    }
-    for (int s = 0; s < players; s++) {
-        PyTuple_SET_ITEM(w, s, PyLong_FromLongLong(wins[s]));
-        PyTuple_SET_ITEM(p, s, PyLong_FromLongLong(points[s]));
-    }
-    return Py_BuildValue("LLNN", games, moves, w, p);
-}
-
-static void card_code(char *out, int card)
-{
-    if (card == WILD)
-        strcpy(out, "W");
-    else if (card == WILD4)
-        strcpy(out, "W4");
-    else {
-        out[0] = COLOR_LETTERS[CARD_COLOR[card]];
-        strcpy(out + 1, SYMBOL_CODES[CARD_FACE[card]]);
-    }
-}
-
-/* Action.code of an action. */
-static PyObject *action_code(const Act *a)
-{
-    char buf[32], card[4];
-    switch (a->kind) {
-    case A_PLAY:
-        card_code(card, a->card);
-        if (a->color >= 0)
-            snprintf(buf, sizeof buf, "play %s %c%s", card, COLOR_LETTERS[a->color],
-                     a->uno ? " uno" : "");
-        else
-            snprintf(buf, sizeof buf, "play %s%s", card, a->uno ? " uno" : "");
-        return PyUnicode_FromString(buf);
-    case A_DRAW:
-        return PyUnicode_FromString("draw");
-    case A_PASS:
-        return PyUnicode_FromString("pass");
-    case A_COLOR:
-        snprintf(buf, sizeof buf, "color %c", COLOR_LETTERS[a->color]);
-        return PyUnicode_FromString(buf);
-    case A_UNO:
-        return PyUnicode_FromString("uno");
-    default:
-        snprintf(buf, sizeof buf, "catch @%d", a->target);
-        return PyUnicode_FromString(buf);
-    }
-}
-
-static PyObject *py_trace_hand(PyObject *self, PyObject *args)
-{
-    (void)self;
-    int players;
-    unsigned long long game_seed, policy_seed;
-    if (!PyArg_ParseTuple(args, "iKK:trace_hand", &players, &game_seed, &policy_seed))
-        return NULL;
-    if (check_players(players) < 0)
-        return NULL;
-    Game *g = PyMem_RawMalloc(sizeof(Game));
-    if (g == NULL)
-        return PyErr_NoMemory();
-    PyObject *out = PyList_New(0);
-    if (out == NULL)
-        goto fail;
-    uint64_t policy = policy_seed;
-    start_hand(g, players, game_seed);
-    Act a;
-    long moves = 0;
-    while (g->phase != PH_OVER) {
-        if (moves++ >= MOVE_LIMIT) {
-            stuck_error();
-            goto fail;
-        }
-        choose(g, &policy, &a);
-        PyObject *code = action_code(&a);
-        if (code == NULL || PyList_Append(out, code) < 0) {
-            Py_XDECREF(code);
-            goto fail;
-        }
-        Py_DECREF(code);
-        apply(g, &a);
-    }
-    PyMem_RawFree(g);
-    return out;
-fail:
-    Py_XDECREF(out);
-    PyMem_RawFree(g);
-    return NULL;
-}
-
 /* ------------------------------------------------------ cards from Python objects */
 
-/* The engine's Card objects are interned: set_cards() registers the 54 of the standard
- * deck (strong references, so their addresses stay theirs) and a card is then found by
- * its address. Any other object is read by its `code` attribute. */
-#define CARD_SLOTS 256
+/* The engine's Card objects are interned: set_cards() registers ALL_CARDS (strong
+ * references, so their addresses stay theirs) and a card is then found by its address.
+ * Any other object is read by its `code` attribute. */
+#define CARD_SLOTS 512
 static PyObject *card_objects[CARD_SLOTS];
-static int8_t card_object_ids[CARD_SLOTS];
+static int16_t card_object_ids[CARD_SLOTS];
+static char card_codes[MAXK][8];
+static int n_cards = 0;
 
 static inline unsigned card_slot(PyObject *obj)
 {
     uintptr_t p = (uintptr_t)obj;
-    return (unsigned)((p >> 4) ^ (p >> 12)) & (CARD_SLOTS - 1);
+    return (unsigned)((p >> 4) ^ (p >> 13)) & (CARD_SLOTS - 1);
 }
 
 static int card_of_code(const char *code)
 {
-    if (strcmp(code, "W") == 0)
-        return WILD;
-    if (strcmp(code, "W4") == 0)
-        return WILD4;
-    for (int c = 0; c < 4; c++) {
-        if (code[0] != COLOR_LETTERS[c])
-            continue;
-        for (int s = 0; s < 13; s++)
-            if (strcmp(code + 1, SYMBOL_CODES[s]) == 0)
-                return c * 13 + s;
-    }
+    for (int i = 0; i < n_cards; i++)
+        if (strcmp(card_codes[i], code) == 0)
+            return i;
     return -1;
 }
 
-/* The card id of a Card object; -1 with an exception set if it is none of the deck's. */
+/* The card id of a Card object; -1 with an exception set if it is no card. */
 static int card_id(PyObject *obj, const char *what)
 {
     unsigned slot = card_slot(obj);
@@ -872,13 +1727,8 @@ static int card_id(PyObject *obj, const char *what)
     }
     const char *text = PyUnicode_Check(code) ? PyUnicode_AsUTF8(code) : NULL;
     int id = text != NULL ? card_of_code(text) : -1;
-    if (id < 0) {
-        if (!PyErr_Occurred())
-            PyErr_Format(PyExc_ValueError, "%s: %R is not a card of the standard deck", what,
-                         obj);
-        Py_DECREF(code);
-        return -1;
-    }
+    if (id < 0 && !PyErr_Occurred())
+        PyErr_Format(PyExc_ValueError, "%s: %R is not a card", what, obj);
     Py_DECREF(code);
     return id;
 }
@@ -886,24 +1736,31 @@ static int card_id(PyObject *obj, const char *what)
 static PyObject *py_set_cards(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != NKINDS) {
-        PyErr_Format(PyExc_TypeError, "set_cards: expected a tuple of the %d cards", NKINDS);
+    if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) > MAXK) {
+        PyErr_Format(PyExc_TypeError, "set_cards: expected a tuple of at most %d cards", MAXK);
         return NULL;
     }
-    for (int id = 0; id < NKINDS; id++) {
-        PyObject *obj = PyTuple_GET_ITEM(arg, id);
-        int found = card_id(obj, "set_cards");
-        if (found < 0)
+    int count = (int)PyTuple_GET_SIZE(arg);
+    char codes[MAXK][8];
+    for (int id = 0; id < count; id++) {
+        PyObject *code = PyObject_GetAttrString(PyTuple_GET_ITEM(arg, id), "code");
+        if (code == NULL)
             return NULL;
-        if (found != id) {
-            PyErr_Format(PyExc_ValueError, "set_cards: item %d is %R, not card id %d", id, obj,
-                         id);
+        const char *text = PyUnicode_Check(code) ? PyUnicode_AsUTF8(code) : NULL;
+        if (text == NULL || strlen(text) >= sizeof codes[0]) {
+            Py_DECREF(code);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "set_cards: item %d has no short code", id);
             return NULL;
         }
+        strcpy(codes[id], text);
+        Py_DECREF(code);
     }
     for (int i = 0; i < CARD_SLOTS; i++)
         Py_CLEAR(card_objects[i]);
-    for (int id = 0; id < NKINDS; id++) {
+    memcpy(card_codes, codes, sizeof codes);
+    n_cards = count;
+    for (int id = 0; id < count; id++) {
         PyObject *obj = PyTuple_GET_ITEM(arg, id);
         unsigned slot = card_slot(obj);
         while (card_objects[slot] != NULL && card_objects[slot] != obj)
@@ -911,14 +1768,392 @@ static PyObject *py_set_cards(PyObject *self, PyObject *arg)
         if (card_objects[slot] == NULL) {
             Py_INCREF(obj);
             card_objects[slot] = obj;
-            card_object_ids[slot] = (int8_t)id;
+            card_object_ids[slot] = (int16_t)id;
         }
     }
     Py_RETURN_NONE;
 }
 
-/* Reads a list or tuple of cards into cards; -1 with an exception set if it is no such. */
-static int load_cards(PyObject *obj, uint8_t *cards, int *len, int counts[NKINDS],
+/* ------------------------------------------------------------ compile_rules */
+
+static int text_is(PyObject *obj, const char *text)
+{
+    return PyUnicode_Check(obj) && PyUnicode_CompareWithASCIIString(obj, text) == 0;
+}
+
+/* A switch's number in Rules.sw from its Python value; -1 with a ValueError if the core
+ * does not play it. */
+static int switch_value(const SwitchSpec *spec, PyObject *value)
+{
+    switch (spec->kind) {
+    case SW_BOOL: {
+        if (!PyBool_Check(value))
+            break;
+        int v = value == Py_True;
+        if (spec->bools & (1 << v))
+            return v;
+        break;
+    }
+    case SW_CHOICE:
+        for (int i = 0; spec->choices[i] != NULL; i++)
+            if (text_is(value, spec->choices[i]))
+                return i;
+        break;
+    case SW_COUNT: {
+        if (!PyLong_Check(value) || PyBool_Check(value))
+            break;
+        long v = PyLong_AsLong(value);
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            break;
+        }
+        if (v > 0 && v <= 1000000000L)
+            return (int)v;
+        break;
+    }
+    case SW_SEATS:
+        return 0; /* the seats of a game are checked where it is played */
+    case SW_CARDS:
+        return 0; /* the deck comes as the card table: each card's effect is checked there */
+    }
+    PyErr_Format(PyExc_ValueError, "the C core does not play %s=%R", spec->name, value);
+    return -1;
+}
+
+static int dict_int(PyObject *dict, const char *key, int low, int high, int *out)
+{
+    PyObject *value = PyDict_GetItemString(dict, key);
+    if (value == NULL || !PyLong_Check(value)) {
+        PyErr_Format(PyExc_ValueError, "card table: %s is missing or not a number", key);
+        return -1;
+    }
+    long v = PyLong_AsLong(value);
+    if (v < low || v > high) {
+        PyErr_Format(PyExc_ValueError, "card table: %s=%ld is out of range %d-%d", key, v, low,
+                     high);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* compile_rules(switches, cards, deck, hand_size, players) -> bytes: the rule set as the
+ * core plays it. switches: RuleSet.to_dict() without "preset"; cards: card id -> dict of
+ * color, face, number, points, wild, wd4, action_face (numbers), effect and first (text);
+ * deck: card ids in RuleSet.deck() order. */
+static PyObject *py_compile_rules(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *switches, *cards, *deck;
+    int hand_size, players;
+    if (!PyArg_ParseTuple(args, "O!O!Oii:compile_rules", &PyDict_Type, &switches,
+                          &PyDict_Type, &cards, &deck, &hand_size, &players))
+        return NULL;
+    Rules r;
+    memset(&r, 0, sizeof r);
+    r.magic = RULES_MAGIC;
+    if (players < 2 || players > MAXP) {
+        PyErr_Format(PyExc_ValueError, "the C core seats 2 to %d players, not %d", MAXP,
+                     players);
+        return NULL;
+    }
+    r.n = players;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    int given[NSWITCHES] = {0};
+    while (PyDict_Next(switches, &pos, &key, &value)) {
+        int found = -1;
+        for (int i = 0; i < NSWITCHES; i++)
+            if (text_is(key, SWITCH_SPECS[i].name))
+                found = i;
+        if (found < 0) {
+            PyErr_Format(PyExc_ValueError, "the C core does not know the switch %R", key);
+            return NULL;
+        }
+        int v = switch_value(&SWITCH_SPECS[found], value);
+        if (v < 0)
+            return NULL;
+        r.sw[found] = v;
+        given[found] = 1;
+    }
+    for (int i = 0; i < NSWITCHES; i++) {
+        if (!given[i]) {
+            PyErr_Format(PyExc_ValueError, "the C core needs the switch '%s'",
+                         SWITCH_SPECS[i].name);
+            return NULL;
+        }
+    }
+    if (hand_size < 1 || hand_size > DECKMAX) {
+        PyErr_Format(PyExc_ValueError, "hand_size: %d", hand_size);
+        return NULL;
+    }
+    r.hand_size = hand_size;
+    pos = 0;
+    while (PyDict_Next(cards, &pos, &key, &value)) {
+        long id = PyLong_Check(key) ? PyLong_AsLong(key) : -1;
+        if (id < 0 || id >= n_cards || !PyDict_Check(value)) {
+            PyErr_Format(PyExc_ValueError, "card table: %R is not a card id of set_cards", key);
+            return NULL;
+        }
+        int color, face, number, points, wild, wd4, action_face;
+        if (dict_int(value, "color", -1, 3, &color) < 0 || dict_int(value, "face", 0, 127, &face) < 0
+            || dict_int(value, "number", -1, 127, &number) < 0
+            || dict_int(value, "points", -30000, 30000, &points) < 0
+            || dict_int(value, "wild", 0, 1, &wild) < 0 || dict_int(value, "wd4", 0, 1, &wd4) < 0
+            || dict_int(value, "action_face", 0, 1, &action_face) < 0)
+            return NULL;
+        PyObject *effect = PyDict_GetItemString(value, "effect");
+        PyObject *first = PyDict_GetItemString(value, "first");
+        int e = -1;
+        for (int i = 0; i < EF_COUNT && effect != NULL; i++)
+            if (text_is(effect, EFFECT_KEYS[i]))
+                e = i;
+        if (e < 0) {
+            PyErr_Format(PyExc_ValueError, "the C core does not play the card %s (effect %R)",
+                         card_codes[id], effect);
+            return NULL;
+        }
+        int f = first == NULL || first == Py_None ? FIRST_STAYS
+                : text_is(first, "bottom")       ? FIRST_BOTTOM
+                : text_is(first, "reshuffle")    ? FIRST_RESHUFFLE
+                                                 : -1;
+        if (f < 0) {
+            PyErr_Format(PyExc_ValueError, "the C core does not know the first-card rule %R",
+                         first);
+            return NULL;
+        }
+        r.in_deck[id] = 1;
+        r.color[id] = (int8_t)color;
+        r.face[id] = (int8_t)face;
+        r.number[id] = (int8_t)number;
+        r.points[id] = (int16_t)points;
+        r.wild[id] = (uint8_t)wild;
+        r.wd4[id] = (uint8_t)wd4;
+        r.action_face[id] = (uint8_t)action_face;
+        r.effect[id] = (uint8_t)e;
+        r.first[id] = (uint8_t)f;
+        r.has_reactions |= e == EF_HOLY || e == EF_SCREW;
+        r.has_locks |= e == EF_KOBE;
+        r.has_score_cards |= e == EF_HOLY || e == EF_DUNG;
+    }
+    PyObject *items = PySequence_Fast(deck, "deck: expected a sequence of card ids");
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(items);
+    if (size > DECKMAX || size < 2) {
+        Py_DECREF(items);
+        PyErr_Format(PyExc_ValueError, "the C core holds decks of up to %d cards, not %zd",
+                     DECKMAX, size);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long id = PyLong_AsLong(PySequence_Fast_GET_ITEM(items, i));
+        if (id < 0 || id >= n_cards || !r.in_deck[id]) {
+            Py_DECREF(items);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "deck: item %zd is not in the card table", i);
+            return NULL;
+        }
+        r.deck[i] = (uint8_t)id;
+    }
+    Py_DECREF(items);
+    r.deck_len = (int)size;
+    if (hand_size * players + 1 > r.deck_len) {
+        PyErr_Format(PyExc_ValueError, "%d hands of %d do not fit in a deck of %d", players,
+                     hand_size, r.deck_len);
+        return NULL;
+    }
+    return PyBytes_FromStringAndSize((const char *)&r, sizeof r);
+}
+
+static const Rules *rules_of(PyObject *obj)
+{
+    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != (Py_ssize_t)sizeof(Rules)
+        || ((const Rules *)PyBytes_AS_STRING(obj))->magic != RULES_MAGIC) {
+        PyErr_SetString(PyExc_TypeError, "rules: expected what compile_rules returned");
+        return NULL;
+    }
+    return (const Rules *)PyBytes_AS_STRING(obj);
+}
+
+/* ------------------------------------------------------------ codes and states */
+
+static PyObject *action_code(const Act *a)
+{
+    char buf[48 + 4 * 4096];
+    int k = 0;
+    switch (a->kind) {
+    case A_PLAY:
+        k = snprintf(buf, sizeof buf, "play %s", card_codes[a->card]);
+        if (a->color >= 0)
+            k += snprintf(buf + k, sizeof buf - (size_t)k, " %c", COLOR_LETTERS[a->color]);
+        if (a->target >= 0)
+            k += snprintf(buf + k, sizeof buf - (size_t)k, " @%d", a->target);
+        for (int s = 0; s < MAXP; s++)
+            for (int i = 0; i < a->picks[s] && k < (int)sizeof buf - 8; i++)
+                k += snprintf(buf + k, sizeof buf - (size_t)k, " @%d", s);
+        if (a->uno)
+            snprintf(buf + k, sizeof buf - (size_t)k, " uno");
+        return PyUnicode_FromString(buf);
+    case A_DRAW:
+        return PyUnicode_FromString("draw");
+    case A_PASS:
+        return PyUnicode_FromString("pass");
+    case A_COLOR:
+        snprintf(buf, sizeof buf, "color %c", COLOR_LETTERS[a->color]);
+        return PyUnicode_FromString(buf);
+    case A_CHALLENGE:
+        return PyUnicode_FromString("challenge");
+    case A_UNO:
+        return PyUnicode_FromString("uno");
+    case A_DEAL:
+        return PyUnicode_FromString("deal");
+    default:
+        snprintf(buf, sizeof buf, "catch @%d", a->target);
+        return PyUnicode_FromString(buf);
+    }
+}
+
+static PyObject *card_list(const uint8_t *cards, int len)
+{
+    PyObject *out = PyList_New(len);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < len; i++) {
+        PyObject *code = PyUnicode_FromString(card_codes[cards[i]]);
+        if (code == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, code);
+    }
+    return out;
+}
+
+static PyObject *int_list(const int *values, int len)
+{
+    PyObject *out = PyList_New(len);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < len; i++)
+        PyList_SET_ITEM(out, i, PyLong_FromLong(values[i]));
+    return out;
+}
+
+static PyObject *bool_list(const uint8_t *values, int len)
+{
+    PyObject *out = PyList_New(len);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < len; i++)
+        PyList_SET_ITEM(out, i, PyBool_FromLong(values[i]));
+    return out;
+}
+
+static PyObject *color_or_none(int color)
+{
+    if (color < 0)
+        Py_RETURN_NONE;
+    char letter[2] = {COLOR_LETTERS[color], 0};
+    return PyUnicode_FromString(letter);
+}
+
+static PyObject *seat_or_none(int seat)
+{
+    if (seat < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(seat);
+}
+
+/* The game's state as HandState.to_json writes the fields the core holds (tests compare). */
+static PyObject *state_json(const Game *g)
+{
+    int n = g->n;
+    PyObject *hands = PyList_New(n), *recycled = PyList_New(n), *aside = PyList_New(n);
+    if (hands == NULL || recycled == NULL || aside == NULL) {
+        Py_XDECREF(hands);
+        Py_XDECREF(recycled);
+        Py_XDECREF(aside);
+        return NULL;
+    }
+    for (int s = 0; s < n; s++) {
+        PyList_SET_ITEM(hands, s, card_list(HAND(g, s), HLEN(g, s)));
+        PyList_SET_ITEM(recycled, s, card_list(g->recycled[s], g->rlen[s]));
+        PyList_SET_ITEM(aside, s, card_list(g->aside[s], g->alen[s]));
+    }
+    uint8_t owes[MAXP], called[MAXP], false_uno[MAXP], active[MAXP];
+    memcpy(owes, g->owes, sizeof owes);
+    memcpy(called, g->called, sizeof called);
+    memcpy(false_uno, g->false_uno, sizeof false_uno);
+    memcpy(active, g->active, sizeof active);
+    PyObject *pending_kind = g->pending_kind ? PyUnicode_FromString(PENDING_KINDS[g->pending_kind])
+                                             : (Py_INCREF(Py_None), Py_None);
+    return Py_BuildValue(
+        "{sKsNsNsNsisisNsisNsNsNsisNsNsNsNsNsNsisNsOsisOsNsNsNsNsNsisNsNsN}",
+        "rng", (unsigned long long)g->rng,
+        "scores", int_list(g->scores, n),
+        "seating", int_list(g->seating, n),
+        "position", int_list(g->position, n),
+        "hand_number", g->hand_number,
+        "dealer", g->dealer,
+        "winner", seat_or_none(g->winner),
+        "direction", g->direction,
+        "hands", hands,
+        "set_aside", aside,
+        "active", bool_list(active, n),
+        "players_in_hand", g->players_in_hand,
+        "draw_pile", card_list(g->pile, g->plen),
+        "discard", card_list(g->discard, g->dlen),
+        "discard_points", int_list(g->discard_points, n),
+        "color", color_or_none(g->color),
+        "to_act", seat_or_none(g->to_act),
+        "phase", PyUnicode_FromString(PHASE_NAMES[g->phase]),
+        "pending_draw", g->pending,
+        "pending_kind", pending_kind,
+        "pending_challengeable", g->pending_chal ? Py_True : Py_False,
+        "pending_source", g->pending_source,
+        "pending_guilty", g->pending_guilty ? Py_True : Py_False,
+        "pending_prev_color", color_or_none(g->pending_prev),
+        "drawn", g->drawn < 0 ? (Py_INCREF(Py_None), Py_None)
+                              : PyUnicode_FromString(card_codes[g->drawn]),
+        "owes_uno", bool_list(owes, n),
+        "called_uno", bool_list(called, n),
+        "false_uno", bool_list(false_uno, n),
+        "idle_turns", g->idle,
+        "recycled", recycled,
+        "ranking", int_list(g->ranking, g->rank_len),
+        "nagasaki_lock", seat_or_none(g->lock));
+}
+
+/* The HandState fields, in una.engine.state.FIELDS order, and what the loader does with
+ * each: reads it or ignores it (it never changes play: the log, who
+ * saw which hand, a finished hand's result). */
+enum { F_READ, F_IGNORED };
+typedef struct {
+    const char *name;
+    int use;
+} StateField;
+static const StateField STATE_FIELDS[] = {
+    {"rng", F_READ}, {"log", F_IGNORED}, {"scores", F_READ}, {"seating", F_READ},
+    {"position", F_READ}, {"hand_number", F_READ}, {"dealer", F_READ}, {"winner", F_READ},
+    {"hand_result", F_IGNORED}, {"direction", F_READ}, {"hands", F_READ},
+    {"set_aside", F_READ}, {"active", F_READ}, {"players_in_hand", F_READ},
+    {"draw_pile", F_READ}, {"discard", F_READ}, {"discard_points", F_READ}, {"color", F_READ},
+    {"to_act", F_READ}, {"phase", F_READ}, {"pending_draw", F_READ}, {"pending_kind", F_READ},
+    {"pending_challengeable", F_READ}, {"pending_source", F_READ},
+    {"pending_guilty", F_READ}, {"pending_prev_color", F_READ}, {"drawn", F_READ},
+    {"owes_uno", F_READ}, {"called_uno", F_READ}, {"false_uno", F_READ},
+    {"reveals", F_IGNORED}, {"idle_turns", F_READ}, {"recycled", F_READ},
+    {"ranking", F_READ}, {"nagasaki_lock", F_READ},
+};
+#define NFIELDS ((int)(sizeof STATE_FIELDS / sizeof STATE_FIELDS[0]))
+enum { X_RNG, X_LOG, X_SCORES, X_SEATING, X_POSITION, X_HAND_NUMBER, X_DEALER, X_WINNER,
+       X_RESULT, X_DIRECTION, X_HANDS, X_SET_ASIDE, X_ACTIVE, X_IN_HAND, X_PILE, X_DISCARD,
+       X_DISCARD_POINTS, X_COLOR, X_TO_ACT, X_PHASE, X_PENDING, X_PENDING_KIND,
+       X_PENDING_CHAL, X_PENDING_SOURCE, X_PENDING_GUILTY, X_PENDING_PREV, X_DRAWN, X_OWES,
+       X_CALLED, X_FALSE_UNO, X_REVEALS, X_IDLE, X_RECYCLED, X_RANKING, X_LOCK };
+
+static int load_cards(PyObject *obj, uint8_t *cards, int *len, int counts[MAXK],
                       const char *what, int seat)
 {
     char name[48];
@@ -932,9 +2167,8 @@ static int load_cards(PyObject *obj, uint8_t *cards, int *len, int counts[NKINDS
         return -1;
     }
     Py_ssize_t size = PySequence_Fast_GET_SIZE(obj);
-    if (size > DECK) {
-        PyErr_Format(PyExc_ValueError, "%s: %zd cards, more than the deck's %d", name, size,
-                     DECK);
+    if (size > DECKMAX) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd cards, more than the core holds", name, size);
         return -1;
     }
     PyObject **items = PySequence_Fast_ITEMS(obj);
@@ -950,14 +2184,14 @@ static int load_cards(PyObject *obj, uint8_t *cards, int *len, int counts[NKINDS
     return 0;
 }
 
-static int check_seat_lists(PyObject *obj, int n, const char *what)
+static int seq_of(PyObject *obj, int n, const char *what)
 {
     if (!PyList_Check(obj) && !PyTuple_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: expected a list per player, not %.80s", what,
+        PyErr_Format(PyExc_TypeError, "%s: expected a list, not %.80s", what,
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
-    if (PySequence_Fast_GET_SIZE(obj) != n) {
+    if (n >= 0 && PySequence_Fast_GET_SIZE(obj) != n) {
         PyErr_Format(PyExc_ValueError, "%s: %zd items for %d players", what,
                      PySequence_Fast_GET_SIZE(obj), n);
         return -1;
@@ -965,67 +2199,143 @@ static int check_seat_lists(PyObject *obj, int n, const char *what)
     return 0;
 }
 
-/* The Game of playout_from's arguments, checked (the standard deck, each card once, the
- * numbers in range); NULL with an exception set when they are wrong. Free with
- * PyMem_RawFree. */
-static Game *load_game(PyObject *hands, PyObject *pile, PyObject *discard, int color,
-                       int direction, int to_act, int phase, PyObject *drawn_obj, int pending,
-                       PyObject *owes, int idle, PyObject *recycled,
-                       unsigned long long game_rng)
+static int load_ints(PyObject *obj, int n, int *out, int low, int high, const char *what)
 {
-    if (!PyList_Check(hands) && !PyTuple_Check(hands)) {
-        PyErr_Format(PyExc_TypeError, "hands: expected a list of hands, not %.80s",
-                     Py_TYPE(hands)->tp_name);
+    if (seq_of(obj, n, what) < 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_ITEMS(obj)[i];
+        long v = PyLong_Check(item) ? PyLong_AsLong(item) : -999999;
+        if (v < low || v > high) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%s[%d]: %R is out of range %d-%d", what, i, item,
+                         low, high);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    return 0;
+}
+
+static int load_flags(PyObject *obj, int n, uint8_t *out, const char *what)
+{
+    if (seq_of(obj, n, what) < 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        int v = PyObject_IsTrue(PySequence_Fast_ITEMS(obj)[i]);
+        if (v < 0)
+            return -1;
+        out[i] = (uint8_t)v;
+    }
+    return 0;
+}
+
+static int load_int(PyObject *obj, int low, int high, int none, const char *what)
+{
+    if (obj == Py_None && none != -999999)
+        return none;
+    long v = PyLong_Check(obj) ? PyLong_AsLong(obj) : -999999;
+    if (v < low || v > high) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s: %R is out of range %d-%d", what, obj, low, high);
+        return -999999;
+    }
+    return (int)v;
+}
+
+/* The .value of an enum member (Color, Phase), or the text itself. */
+static int load_choice(PyObject *obj, const char *const *names, int count, int none,
+                       const char *what)
+{
+    if (obj == Py_None && none != -999999)
+        return none;
+    PyObject *value = PyUnicode_Check(obj) ? (Py_INCREF(obj), obj)
+                                           : PyObject_GetAttrString(obj, "value");
+    if (value == NULL) {
+        PyErr_Clear();
+        value = (Py_INCREF(obj), obj);
+    }
+    int found = -999999;
+    for (int i = 0; i < count; i++)
+        if (names[i] != NULL && text_is(value, names[i]))
+            found = i;
+    if (found == -999999)
+        PyErr_Format(PyExc_ValueError, "%s: %R is not one the core knows", what, obj);
+    Py_DECREF(value);
+    return found;
+}
+
+static const char *const COLOR_NAMES[4] = {"R", "Y", "G", "B"};
+
+#define GET(x) (PySequence_Fast_ITEMS(values)[x])
+#define BAD -999999
+
+/* A Game from HandState field values (names: their names, to be STATE_FIELDS'), checked:
+ * the rule set's deck, each card once, the numbers in range; NULL with an exception set
+ * when they are wrong. Free with PyMem_RawFree. */
+static Game *load_game(const Rules *r, PyObject *names, PyObject *values)
+{
+    if (seq_of(names, NFIELDS, "state field names") < 0 || seq_of(values, NFIELDS, "state") < 0)
+        return NULL;
+    for (int i = 0; i < NFIELDS; i++) {
+        if (!text_is(PySequence_Fast_ITEMS(names)[i], STATE_FIELDS[i].name)) {
+            PyErr_Format(PyExc_ValueError,
+                         "state field %d is %R, but the C core knows '%s' there (rebuild it "
+                         "after changing una/engine/state.py)",
+                         i, PySequence_Fast_ITEMS(names)[i], STATE_FIELDS[i].name);
+            return NULL;
+        }
+    }
+    PyObject *hands = GET(X_HANDS);
+    if (seq_of(hands, -1, "hands") < 0)
+        return NULL;
+    int n = (int)PySequence_Fast_GET_SIZE(hands);
+    if (n != r->n) {
+        PyErr_Format(PyExc_ValueError, "hands: %d players, but the rules were compiled for %d",
+                     n, r->n);
         return NULL;
     }
-    int n = (int)PySequence_Fast_GET_SIZE(hands);
-    if (check_players(n) < 0 || check_seat_lists(recycled, n, "recycled") < 0
-        || check_seat_lists(owes, n, "owes_uno") < 0)
-        return NULL;
     Game *g = PyMem_RawMalloc(sizeof(Game));
     if (g == NULL) {
         PyErr_NoMemory();
         return NULL;
     }
     memset(g, 0, sizeof(Game));
-    int counts[NKINDS] = {0};
+    g->r = r;
     g->n = n;
+    int counts[MAXK] = {0};
+    PyObject *aside = GET(X_SET_ASIDE), *recycled = GET(X_RECYCLED);
+    if (seq_of(aside, n, "set_aside") < 0 || seq_of(recycled, n, "recycled") < 0)
+        goto fail;
     for (int s = 0; s < n; s++) {
+        g->hidx[s] = s;
         if (load_cards(PySequence_Fast_ITEMS(hands)[s], g->hand[s], &g->hlen[s], counts,
                        "hands", s) < 0)
             goto fail;
-        PyObject *rec = PySequence_Fast_ITEMS(recycled)[s];
-        if ((PyList_Check(rec) || PyTuple_Check(rec)) && PySequence_Fast_GET_SIZE(rec) == 0)
-            continue; /* the usual case: nothing recycled */
-        int held[NKINDS] = {0}, back[NKINDS] = {0};
-        for (int i = 0; i < g->hlen[s]; i++)
-            held[g->hand[s][i]]++;
-        if (load_cards(rec, g->recycled[s], &g->rlen[s], back, "recycled", s) < 0)
+        if (load_cards(PySequence_Fast_ITEMS(aside)[s], g->aside[s], &g->alen[s], counts,
+                       "set_aside", s) < 0)
             goto fail;
-        for (int c = 0; c < NKINDS; c++) {
-            if (back[c] > held[c]) {
-                char code[4];
-                PyErr_Format(PyExc_ValueError,
-                             "recycled[%d]: lists more cards %s than the hand holds", s,
-                             (card_code(code, c), code));
-                goto fail;
-            }
-        }
+        PyObject *rec = PySequence_Fast_ITEMS(recycled)[s];
+        if (seq_of(rec, -1, "recycled") < 0)
+            goto fail;
+        if (PySequence_Fast_GET_SIZE(rec) == 0)
+            continue;
+        /* Any cards of the deck: after hands move (seven_zero) they need not be held. */
+        if (load_cards(rec, g->recycled[s], &g->rlen[s], NULL, "recycled", s) < 0)
+            goto fail;
     }
-    if (load_cards(pile, g->pile, &g->plen, counts, "draw_pile", -1) < 0
-        || load_cards(discard, g->discard, &g->dlen, counts, "discard", -1) < 0)
+    if (load_cards(GET(X_PILE), g->pile, &g->plen, counts, "draw_pile", -1) < 0
+        || load_cards(GET(X_DISCARD), g->discard, &g->dlen, counts, "discard", -1) < 0)
         goto fail;
     {
-        int want[NKINDS] = {0};
-        for (int i = 0; i < DECK; i++)
-            want[CANONICAL_DECK[i]]++;
-        for (int c = 0; c < NKINDS; c++) {
+        int want[MAXK] = {0};
+        for (int i = 0; i < r->deck_len; i++)
+            want[r->deck[i]]++;
+        for (int c = 0; c < MAXK; c++) {
             if (counts[c] != want[c]) {
-                char code[4];
-                card_code(code, c);
                 PyErr_Format(PyExc_ValueError,
-                             "the cards at the table are not the standard deck: %d of %s, "
-                             "not %d", counts[c], code, want[c]);
+                             "the cards at the table are not the rule set's deck: %d of %s, "
+                             "not %d", counts[c], c < n_cards ? card_codes[c] : "?", want[c]);
                 goto fail;
             }
         }
@@ -1034,126 +2344,310 @@ static Game *load_game(PyObject *hands, PyObject *pile, PyObject *discard, int c
         PyErr_SetString(PyExc_ValueError, "discard: the discard pile is empty");
         goto fail;
     }
-    if (direction != 1 && direction != -1) {
-        PyErr_Format(PyExc_ValueError, "direction: %d, not 1 or -1", direction);
+    PyObject *rng = GET(X_RNG);
+    PyObject *state = PyObject_GetAttrString(rng, "state");
+    if (state == NULL)
+        goto fail;
+    g->rng = (uint64_t)PyLong_AsUnsignedLongLongMask(state);
+    Py_DECREF(state);
+    if (PyErr_Occurred())
+        goto fail;
+    if (load_ints(GET(X_SCORES), n, g->scores, -1000000000, 1000000000, "scores") < 0
+        || load_ints(GET(X_SEATING), n, g->seating, 0, n - 1, "seating") < 0
+        || load_ints(GET(X_POSITION), n, g->position, 0, n - 1, "position") < 0
+        || load_ints(GET(X_DISCARD_POINTS), n, g->discard_points, -1000000000, 1000000000,
+                     "discard_points") < 0
+        || load_flags(GET(X_ACTIVE), n, g->active, "active") < 0
+        || load_flags(GET(X_OWES), n, g->owes, "owes_uno") < 0
+        || load_flags(GET(X_CALLED), n, g->called, "called_uno") < 0
+        || load_flags(GET(X_FALSE_UNO), n, g->false_uno, "false_uno") < 0)
+        goto fail;
+    for (int s = 0; s < n; s++) {
+        if (g->seating[g->position[s]] != s) {
+            PyErr_Format(PyExc_ValueError, "position: seat %d is not where seating puts it", s);
+            goto fail;
+        }
+    }
+    PyObject *ranking = GET(X_RANKING);
+    if (seq_of(ranking, -1, "ranking") < 0)
+        goto fail;
+    g->rank_len = (int)PySequence_Fast_GET_SIZE(ranking);
+    if (g->rank_len > n || load_ints(ranking, g->rank_len, g->ranking, 0, n - 1, "ranking") < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "ranking: more players than seats");
         goto fail;
     }
-    if (to_act < 0 || to_act >= n) {
-        PyErr_Format(PyExc_ValueError, "to_act: seat %d is out of range 0-%d", to_act, n - 1);
+    int active = 0;
+    for (int s = 0; s < n; s++)
+        active += g->active[s];
+    if ((g->hand_number = load_int(GET(X_HAND_NUMBER), 1, 1 << 30, BAD, "hand_number")) == BAD
+        || (g->dealer = load_int(GET(X_DEALER), 0, n - 1, BAD, "dealer")) == BAD
+        || (g->winner = load_int(GET(X_WINNER), 0, n - 1, -1, "winner")) == BAD
+        || (g->direction = load_int(GET(X_DIRECTION), -1, 1, BAD, "direction")) == BAD
+        || (g->players_in_hand = load_int(GET(X_IN_HAND), active, active, BAD,
+                                          "players_in_hand")) == BAD
+        || (g->color = load_choice(GET(X_COLOR), COLOR_NAMES, 4, -1, "color")) == BAD
+        || (g->to_act = load_int(GET(X_TO_ACT), 0, n - 1, -1, "to_act")) == BAD
+        || (g->phase = load_choice(GET(X_PHASE), PHASE_NAMES, 6, BAD, "phase")) == BAD
+        || (g->pending = load_int(GET(X_PENDING), 0, 100000, BAD, "pending_draw")) == BAD
+        || (g->pending_kind = load_choice(GET(X_PENDING_KIND), PENDING_KINDS, 4, 0,
+                                          "pending_kind")) == BAD
+        || (g->pending_chal = load_int(GET(X_PENDING_CHAL), 0, 1, BAD,
+                                       "pending_challengeable")) == BAD
+        || (g->pending_source = load_int(GET(X_PENDING_SOURCE), -1, n - 1, BAD,
+                                         "pending_source")) == BAD
+        || (g->pending_guilty = load_int(GET(X_PENDING_GUILTY), 0, 1, BAD,
+                                         "pending_guilty")) == BAD
+        || (g->pending_prev = load_choice(GET(X_PENDING_PREV), COLOR_NAMES, 4, -1,
+                                          "pending_prev_color")) == BAD
+        || (g->idle = load_int(GET(X_IDLE), 0, 1 << 30, BAD, "idle_turns")) == BAD
+        || (g->lock = load_int(GET(X_LOCK), 0, n - 1, -1, "nagasaki_lock")) == BAD)
         goto fail;
-    }
-    if (phase < PH_COLOR || phase > PH_PENALTY) {
-        PyErr_Format(PyExc_ValueError,
-                     "phase: %d is not color (0), play (1), drawn (2) or penalty (3)", phase);
-        goto fail;
-    }
-    if (phase == PH_COLOR ? color != -1 : (color < 0 || color > 3)) {
-        PyErr_Format(PyExc_ValueError,
-                     "color: %d in phase %d (a color 0-3 is needed, and none (-1) only while "
-                     "a color is to be named)", color, phase);
+    if (g->direction == 0) {
+        PyErr_SetString(PyExc_ValueError, "direction: 0, not 1 or -1");
         goto fail;
     }
     g->drawn = -1;
-    if (phase == PH_DRAWN) {
-        int drawn = drawn_obj == Py_None ? -1 : card_id(drawn_obj, "drawn");
-        if (drawn < 0 && PyErr_Occurred())
+    g->hand_winner = -1;
+    if (is_over(g)) {
+        PyErr_SetString(PyExc_ValueError, "phase: the hand is over");
+        goto fail;
+    }
+    if (g->to_act < 0 || !g->active[g->to_act]) {
+        PyErr_Format(PyExc_ValueError, "to_act: seat %d is not in the hand", g->to_act);
+        goto fail;
+    }
+    if (g->phase == PH_COLOR ? g->color != -1 : 0) {
+        PyErr_SetString(PyExc_ValueError, "color: a color is to be named, yet one is set");
+        goto fail;
+    }
+    if (g->phase == PH_DRAWN) {
+        PyObject *drawn = GET(X_DRAWN);
+        int card = drawn == Py_None ? -1 : card_id(drawn, "drawn");
+        if (card < 0 && PyErr_Occurred())
             goto fail;
         int held = 0;
-        for (int i = 0; i < g->hlen[to_act]; i++)
-            held |= g->hand[to_act][i] == drawn;
+        for (int i = 0; i < HLEN(g, g->to_act); i++)
+            held |= HAND(g, g->to_act)[i] == card;
         if (!held) {
-            PyErr_Format(PyExc_ValueError, "drawn: %R is not in seat %d's hand", drawn_obj,
-                         to_act);
+            PyErr_Format(PyExc_ValueError, "drawn: %R is not in seat %d's hand", drawn,
+                         g->to_act);
             goto fail;
         }
-        g->drawn = drawn;
-    }
-    if (pending < 0 || (pending && phase != PH_PENALTY)) {
-        PyErr_Format(PyExc_ValueError,
-                     "pending_draw: %d in phase %d (only a penalty phase has one)", pending,
-                     phase);
-        goto fail;
-    }
-    if (idle < 0) {
-        PyErr_Format(PyExc_ValueError, "idle_turns: %d is negative", idle);
-        goto fail;
-    }
-    for (int s = 0; s < n; s++) {
-        int owed = PyObject_IsTrue(PySequence_Fast_ITEMS(owes)[s]);
-        if (owed < 0)
+        g->drawn = card;
+        if (!matches(g, g->to_act, card)) {
+            PyErr_Format(PyExc_ValueError,
+                         "drawn: %s does not fit the pile, so there is no drawn card to decide "
+                         "on", card_codes[card]);
             goto fail;
-        g->owes[s] = (uint8_t)owed;
+        }
     }
-    g->color = color;
-    if (g->drawn >= 0 && !matches(g, g->drawn)) {
-        char code[4];
-        card_code(code, g->drawn);
-        PyErr_Format(PyExc_ValueError,
-                     "drawn: %s does not fit the pile, so there is no drawn card to decide on",
-                     code);
+    if (g->pending && g->phase != PH_PENALTY) {
+        PyErr_Format(PyExc_ValueError, "pending_draw: %d outside a penalty phase", g->pending);
         goto fail;
     }
-    g->direction = direction;
-    g->to_act = to_act;
-    g->phase = phase;
-    g->pending = pending;
-    g->idle = idle;
-    g->rng = game_rng;
-    g->winner = -1;
     return g;
 fail:
     PyMem_RawFree(g);
     return NULL;
 }
 
-#define STATE_FORMAT "OOOiiiiOiOiOK"
+/* ------------------------------------------------------------- Python functions */
 
+static PyObject *stuck_error(void)
+{
+    PyErr_Format(PyExc_RuntimeError, "a hand ran past %d moves", MOVE_LIMIT);
+    return NULL;
+}
+
+static uint64_t batch_policy_seed(uint64_t seed)
+{
+    return seed * 0xD1B54A32D192ED03ULL + 0x5851F42D4C957F2DULL;
+}
+
+/* random_playouts(rules, games, seed) -> (games, moves, wins, points): hands from the deal
+ * (dealer 0), game i on the engine seed seed * 1000003 + i, the random policy on one
+ * generator. */
+static PyObject *py_random_playouts(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *rules_obj;
+    long long games;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OLK:random_playouts", &rules_obj, &games, &seed))
+        return NULL;
+    const Rules *r = rules_of(rules_obj);
+    if (r == NULL)
+        return NULL;
+    if (games < 0) {
+        PyErr_Format(PyExc_ValueError, "games: must be 0 or more, not %lld", games);
+        return NULL;
+    }
+    int n = r->n;
+    long long moves = 0, wins[MAXP] = {0}, points[MAXP] = {0};
+    int stuck = 0;
+    Game *g = PyMem_RawMalloc(sizeof(Game));
+    if (g == NULL)
+        return PyErr_NoMemory();
+    uint64_t policy = batch_policy_seed(seed);
+    Py_BEGIN_ALLOW_THREADS
+    for (long long i = 0; i < games; i++) {
+        new_game(g, r, seed * 1000003ULL + (uint64_t)i, 0);
+        long m = play_out_with(g, &policy, POLICY_RANDOM, MOVE_LIMIT);
+        if (m < 0) {
+            stuck = 1;
+            break;
+        }
+        moves += m;
+        wins[g->hand_winner]++;
+        points[g->hand_winner] += g->hand_points[g->hand_winner];
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(g);
+    if (stuck)
+        return stuck_error();
+    PyObject *w = PyTuple_New(n), *p = PyTuple_New(n);
+    if (w == NULL || p == NULL) {
+        Py_XDECREF(w);
+        Py_XDECREF(p);
+        return NULL;
+    }
+    for (int s = 0; s < n; s++) {
+        PyTuple_SET_ITEM(w, s, PyLong_FromLongLong(wins[s]));
+        PyTuple_SET_ITEM(p, s, PyLong_FromLongLong(points[s]));
+    }
+    return Py_BuildValue("LLNN", games, moves, w, p);
+}
+
+/* trace(rules, names, values, policy_seed, hands, with_states) -> list of steps: from the
+ * given position (or, with names None, a new game: values is then (seed, dealer)), play
+ * `hands` hands (deals included; a match may end first) with the random policy; each step
+ * is (seat, legal action codes, chosen code, state after or None). */
+static PyObject *py_trace(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *rules_obj, *names, *values;
+    unsigned long long policy_seed;
+    int hands, with_states;
+    if (!PyArg_ParseTuple(args, "OOOKip:trace", &rules_obj, &names, &values, &policy_seed,
+                          &hands, &with_states))
+        return NULL;
+    const Rules *r = rules_of(rules_obj);
+    if (r == NULL)
+        return NULL;
+    Game *g;
+    if (names == Py_None) {
+        unsigned long long seed;
+        int dealer;
+        if (!PyArg_ParseTuple(values, "Ki", &seed, &dealer))
+            return NULL;
+        if (dealer < 0 || dealer >= r->n) {
+            PyErr_Format(PyExc_ValueError, "dealer: %d", dealer);
+            return NULL;
+        }
+        g = PyMem_RawMalloc(sizeof(Game));
+        if (g == NULL)
+            return PyErr_NoMemory();
+        new_game(g, r, seed, dealer);
+    } else {
+        g = load_game(r, names, values);
+        if (g == NULL)
+            return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        goto fail;
+    uint64_t policy = policy_seed;
+    Draw d = {&policy, NULL};
+    long moves = 0;
+    int played = 0;
+    Act *legal = PyMem_RawMalloc(sizeof(Act) * MAXACT);
+    if (legal == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    while (g->phase != PH_MATCH_OVER) {
+        if (g->phase == PH_HAND_OVER && ++played >= hands)
+            break;
+        if (moves++ >= MOVE_LIMIT) {
+            stuck_error();
+            goto fail_legal;
+        }
+        int seat = g->phase == PH_HAND_OVER ? g->seating[(g->position[g->dealer] + 1) % g->n]
+                                            : g->to_act;
+        int saved_to_act = g->to_act;
+        g->to_act = seat;
+        int k = legal_actions(g, seat, legal);
+        Act a = choose(g, &d);
+        g->to_act = saved_to_act;
+        PyObject *codes = PyList_New(k);
+        if (codes == NULL)
+            goto fail_legal;
+        for (int i = 0; i < k; i++)
+            PyList_SET_ITEM(codes, i, action_code(&legal[i]));
+        apply(g, seat, &a);
+        PyObject *state = with_states ? state_json(g) : (Py_INCREF(Py_None), Py_None);
+        PyObject *step = Py_BuildValue("(iNNN)", seat, codes, action_code(&a), state);
+        if (step == NULL || PyList_Append(out, step) < 0) {
+            Py_XDECREF(step);
+            goto fail_legal;
+        }
+        Py_DECREF(step);
+    }
+    PyMem_RawFree(legal);
+    PyMem_RawFree(g);
+    return out;
+fail_legal:
+    PyMem_RawFree(legal);
+fail:
+    Py_XDECREF(out);
+    PyMem_RawFree(g);
+    return NULL;
+}
+
+/* playout_from(rules, names, values, policy_seed) -> (winner, points, moves) */
 static PyObject *py_playout_from(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *hands, *pile, *discard, *drawn_obj, *owes, *recycled;
-    int color, direction, to_act, phase, pending, idle;
-    unsigned long long game_rng, policy_seed;
-    if (!PyArg_ParseTuple(args, STATE_FORMAT "K:playout_from", &hands, &pile, &discard,
-                          &color, &direction, &to_act, &phase, &drawn_obj, &pending, &owes,
-                          &idle, &recycled, &game_rng, &policy_seed))
+    PyObject *rules_obj, *names, *values;
+    unsigned long long policy_seed;
+    if (!PyArg_ParseTuple(args, "OOOK:playout_from", &rules_obj, &names, &values,
+                          &policy_seed))
         return NULL;
-    Game *g = load_game(hands, pile, discard, color, direction, to_act, phase, drawn_obj,
-                        pending, owes, idle, recycled, game_rng);
+    const Rules *r = rules_of(rules_obj);
+    if (r == NULL)
+        return NULL;
+    Game *g = load_game(r, names, values);
     if (g == NULL)
         return NULL;
     uint64_t policy = policy_seed;
-    long moves = play_out(g, &policy);
+    long moves = play_out_with(g, &policy, POLICY_RANDOM, MOVE_LIMIT);
     if (moves < 0) {
         PyMem_RawFree(g);
         return stuck_error();
     }
-    PyObject *result = Py_BuildValue("iil", g->winner, g->points, moves);
+    PyObject *result = Py_BuildValue("iil", g->hand_winner, g->hand_points[g->hand_winner],
+                                     moves);
     PyMem_RawFree(g);
     return result;
 }
 
-/* The generator seed of repeat r's draw-pile order (una.engine.fast.pile_seed). */
 static uint64_t pile_seed(uint64_t policy_seed, int r)
 {
     return (policy_seed ^ 0xA0761D6478BD642FULL) + (uint64_t)r * 0xE7037ED1A0B428DBULL;
 }
 
-/* Wins per seat of `repeats` playouts of one state with one policy (random or greedy),
- * each from a copy of the state, the policy generator running on from one to the next;
- * a playout past `limit` moves counts as a win for nobody. With shuffle_pile, each repeat
- * first shuffles the draw pile with its own generator (pile_seed). */
+/* playouts_from(rules, names, values, policy_seed, policy, repeats, limit, shuffle_pile)
+ * -> wins per seat */
 static PyObject *py_playouts_from(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *hands, *pile, *discard, *drawn_obj, *owes, *recycled;
-    int color, direction, to_act, phase, pending, idle, kind, repeats, shuffle_pile;
+    PyObject *rules_obj, *names, *values;
+    int kind, repeats, shuffle_pile;
     long limit;
-    unsigned long long game_rng, policy_seed;
-    if (!PyArg_ParseTuple(args, STATE_FORMAT "Kiilp:playouts_from", &hands, &pile, &discard,
-                          &color, &direction, &to_act, &phase, &drawn_obj, &pending, &owes,
-                          &idle, &recycled, &game_rng, &policy_seed, &kind, &repeats, &limit,
-                          &shuffle_pile))
+    unsigned long long policy_seed;
+    if (!PyArg_ParseTuple(args, "OOOKiilp:playouts_from", &rules_obj, &names, &values,
+                          &policy_seed, &kind, &repeats, &limit, &shuffle_pile))
         return NULL;
     if (kind != POLICY_RANDOM && kind != POLICY_GREEDY) {
         PyErr_Format(PyExc_ValueError, "policy: %d is not random (0) or greedy (1)", kind);
@@ -1167,8 +2661,10 @@ static PyObject *py_playouts_from(PyObject *self, PyObject *args)
         PyErr_Format(PyExc_ValueError, "limit: must be 1 or more, not %ld", limit);
         return NULL;
     }
-    Game *g = load_game(hands, pile, discard, color, direction, to_act, phase, drawn_obj,
-                        pending, owes, idle, recycled, game_rng);
+    const Rules *r = rules_of(rules_obj);
+    if (r == NULL)
+        return NULL;
+    Game *g = load_game(r, names, values);
     if (g == NULL)
         return NULL;
     Game *work = PyMem_RawMalloc(sizeof(Game));
@@ -1180,16 +2676,14 @@ static PyObject *py_playouts_from(PyObject *self, PyObject *args)
     uint64_t policy = policy_seed;
     int n = g->n;
     Py_BEGIN_ALLOW_THREADS
-    for (int r = 0; r < repeats; r++) {
+    for (int rep = 0; rep < repeats; rep++) {
         memcpy(work, g, sizeof(Game));
         if (shuffle_pile) {
-            /* Repeat r's own order of the (unknown) draw pile: the same for every state
-             * searched with this seed, so candidate actions meet the same cards. */
-            uint64_t order = pile_seed(policy_seed, r);
+            uint64_t order = pile_seed(policy_seed, rep);
             shuffle(&order, work->pile, work->plen);
         }
         if (play_out_with(work, &policy, kind, limit) >= 0)
-            wins[work->winner]++;
+            wins[work->hand_winner]++;
     }
     Py_END_ALLOW_THREADS
     PyMem_RawFree(work);
@@ -1197,56 +2691,332 @@ static PyObject *py_playouts_from(PyObject *self, PyObject *args)
     PyObject *result = PyTuple_New(n);
     if (result == NULL)
         return NULL;
-    for (int s = 0; s < n; s++) {
-        PyObject *item = PyLong_FromLong(wins[s]);
-        if (item == NULL) {
-            Py_DECREF(result);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(result, s, item);
-    }
+    for (int s = 0; s < n; s++)
+        PyTuple_SET_ITEM(result, s, PyLong_FromLong(wins[s]));
     return result;
 }
 
+/* una.sim.driver.Table._offer_out_of_turn with a random bot in every seat: each seat but
+ * the one to act that has a legal action is asked once, in an order that starts one seat
+ * later each time; the bot calls an UNO it owes, else jumps in with one of its plays or
+ * does nothing, uniformly (RandomBot.choose); after a jump-in the offers start again. */
+static void offer_out_of_turn(Game *g, Twister *bots, int *rotation, long *turns, long *actions)
+{
+    int n = g->n, start = *rotation;
+    *rotation = (start + 1) % n;
+    int jump_in = SW(g, S_JUMP_IN), owed = 0;
+    for (int s = 0; s < n; s++)
+        owed |= g->owes[s];
+    if (!jump_in && !owed)
+        return; /* nobody would act: a catch alone the random bot never takes */
+    uint8_t asked[MAXP] = {0};
+    Act legal[MAXACT];
+    int i = 0;
+    while (i < n) {
+        int seat = (start + i) % n;
+        i++;
+        if (asked[seat] || seat == g->to_act || is_over(g))
+            continue;
+        if (!jump_in && !(g->owes[seat] && HLEN(g, seat) == 1))
+            continue; /* what it may do (a catch) it does not: as if asked */
+        int k = legal_actions(g, seat, legal);
+        if (k == 0)
+            continue;
+        asked[seat] = 1;
+        Act chosen;
+        int found = 0;
+        for (int j = 0; j < k && !found; j++) {
+            if (legal[j].kind == A_UNO) {
+                chosen = legal[j];
+                found = 1;
+            }
+        }
+        if (!found) {
+            int m = 0; /* plays(legal): one per (card, color, targets), UNO variant kept */
+            for (int j = 0; j < k; j++) {
+                if (legal[j].kind != A_PLAY)
+                    continue;
+                if (m && same_play(&legal[m - 1], &legal[j])) {
+                    if (legal[j].uno)
+                        legal[m - 1] = legal[j];
+                    continue;
+                }
+                legal[m++] = legal[j];
+            }
+            if (m == 0)
+                continue;
+            int index = (int)mt_below(&bots[seat], (uint32_t)(m + 1));
+            if (index == m)
+                continue;
+            chosen = legal[index];
+        }
+        apply(g, seat, &chosen);
+        (*actions)++;
+        if (chosen.kind <= A_CHALLENGE) {
+            turns[seat]++;
+            memset(asked, 0, sizeof asked);
+            i = 0;
+        }
+    }
+}
+
+/* sim_games(rules, games, matches, limit) -> list of results: una sim's games with a
+ * random bot in every seat. games: (game seed, first dealer, (bot seed per seat)) per
+ * game; each result is (winner, points, turns per seat, actions, hands), as
+ * una.sim.runner.play_game reports them (points: of the hand, or the match scores). */
+static PyObject *py_sim_games(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *rules_obj, *games;
+    int matches;
+    long limit;
+    if (!PyArg_ParseTuple(args, "OOpl:sim_games", &rules_obj, &games, &matches, &limit))
+        return NULL;
+    const Rules *r = rules_of(rules_obj);
+    if (r == NULL)
+        return NULL;
+    PyObject *items = PySequence_Fast(games, "games: expected a sequence");
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(items);
+    int n = r->n;
+    typedef struct {
+        uint64_t seed;
+        int dealer;
+        uint64_t bots[MAXP];
+        int winner, hands, stuck;
+        long actions;
+        int points[MAXP];
+        long turns[MAXP];
+    } SimGame;
+    SimGame *sims = PyMem_RawCalloc((size_t)(count ? count : 1), sizeof(SimGame));
+    Game *g = PyMem_RawMalloc(sizeof(Game));
+    Twister *bots = PyMem_RawMalloc(sizeof(Twister) * MAXP);
+    if (sims == NULL || g == NULL || bots == NULL) {
+        PyMem_RawFree(sims);
+        PyMem_RawFree(g);
+        PyMem_RawFree(bots);
+        Py_DECREF(items);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *seeds;
+        unsigned long long seed;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(items, i), "KiO", &seed,
+                              &sims[i].dealer, &seeds)
+            || seq_of(seeds, n, "bot seeds") < 0)
+            goto fail;
+        sims[i].seed = seed;
+        if (sims[i].dealer < 0 || sims[i].dealer >= n) {
+            PyErr_Format(PyExc_ValueError, "dealer: %d", sims[i].dealer);
+            goto fail;
+        }
+        for (int s = 0; s < n; s++) {
+            sims[i].bots[s] = PyLong_AsUnsignedLongLongMask(PySequence_Fast_ITEMS(seeds)[s]);
+            if (PyErr_Occurred())
+                goto fail;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < count; i++) {
+        SimGame *sim = &sims[i];
+        new_game(g, r, sim->seed, sim->dealer);
+        for (int s = 0; s < n; s++)
+            mt_seed(&bots[s], sim->bots[s]);
+        int rotation = 0;
+        long hand_limit = limit;
+        while (1) {
+            if (is_over(g)) {
+                if (g->phase == PH_MATCH_OVER || !matches)
+                    break;
+                /* Table.deal: the seat left of the dealer in seat numbers deals. */
+                Act deal = {A_DEAL, -1, -1, 0, -1, 0, {0}};
+                apply(g, (g->dealer + 1) % n, &deal);
+                sim->actions++;
+                hand_limit = sim->actions + limit;
+                continue;
+            }
+            if (sim->actions >= hand_limit) {
+                sim->stuck = 1;
+                break;
+            }
+            offer_out_of_turn(g, bots, &rotation, sim->turns, &sim->actions);
+            if (is_over(g))
+                continue;
+            int seat = g->to_act;
+            Act a = choose_bot(g, &bots[seat]);
+            apply(g, seat, &a);
+            sim->actions++;
+            if (a.kind <= A_CHALLENGE)
+                sim->turns[seat]++;
+        }
+        if (sim->stuck)
+            break;
+        sim->hands = g->hand_number;
+        if (matches) {
+            sim->winner = g->winner;
+            for (int s = 0; s < n; s++)
+                sim->points[s] = g->scores[s];
+        } else {
+            sim->winner = g->hand_winner;
+            for (int s = 0; s < n; s++)
+                sim->points[s] = g->hand_points[s];
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        goto fail;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        SimGame *sim = &sims[i];
+        if (sim->stuck) {
+            Py_DECREF(out);
+            PyErr_Format(PyExc_RuntimeError, "game %zd: no end after %ld actions", i, limit);
+            goto fail;
+        }
+        PyObject *points = PyTuple_New(n), *turns = PyTuple_New(n);
+        for (int s = 0; s < n; s++) {
+            PyTuple_SET_ITEM(points, s, PyLong_FromLong(sim->points[s]));
+            PyTuple_SET_ITEM(turns, s, PyLong_FromLong(sim->turns[s]));
+        }
+        PyObject *item = Py_BuildValue("(iNNli)", sim->winner, points, turns, sim->actions,
+                                       sim->hands);
+        if (item == NULL || PyList_Append(out, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(out);
+            goto fail;
+        }
+        Py_DECREF(item);
+    }
+    PyMem_RawFree(sims);
+    PyMem_RawFree(g);
+    PyMem_RawFree(bots);
+    Py_DECREF(items);
+    return out;
+fail:
+    PyMem_RawFree(sims);
+    PyMem_RawFree(g);
+    PyMem_RawFree(bots);
+    Py_DECREF(items);
+    return NULL;
+}
+
+/* mt_randrange(seed, n, count) -> list: random.Random(seed).randrange(n), count times (the
+ * tests check the Twister against Python's). */
+static PyObject *py_mt_randrange(PyObject *self, PyObject *args)
+{
+    (void)self;
+    unsigned long long seed;
+    unsigned int n;
+    int count;
+    if (!PyArg_ParseTuple(args, "KIi:mt_randrange", &seed, &n, &count))
+        return NULL;
+    if (n < 1 || n >= (1u << 31) || count < 0) {
+        PyErr_SetString(PyExc_ValueError, "mt_randrange: need 1 <= n < 2**31, count >= 0");
+        return NULL;
+    }
+    Twister t;
+    mt_seed(&t, seed);
+    PyObject *out = PyList_New(count);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < count; i++)
+        PyList_SET_ITEM(out, i, PyLong_FromUnsignedLong(mt_below(&t, n)));
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"compile_rules", py_compile_rules, METH_VARARGS,
+     "compile_rules(switches, cards, deck, hand_size, players) -> bytes\n\n"
+     "The rule set as the core plays it; ValueError if the core does not play it."},
     {"random_playouts", py_random_playouts, METH_VARARGS,
-     "random_playouts(players, games, seed) -> (games, moves, wins, points)\n\n"
-     "Play `games` random hands of the standard rules from the deal, game i with the\n"
-     "engine seed seed * 1000003 + i, and the random policy on one generator stream."},
-    {"trace_hand", py_trace_hand, METH_VARARGS,
-     "trace_hand(players, game_seed, policy_seed) -> list of action codes"},
+     "random_playouts(rules, games, seed) -> (games, moves, wins, points)"},
+    {"trace", py_trace, METH_VARARGS,
+     "trace(rules, names, values, policy_seed, hands, with_states) -> steps"},
     {"set_cards", py_set_cards, METH_O,
-     "set_cards(cards) -> None\n\n"
-     "Register the engine's 54 interned Card objects, in card id order, to be found by\n"
-     "address (cards are read by their `code` attribute otherwise)."},
+     "set_cards(cards) -> None: register una.engine.cards.ALL_CARDS, in card id order."},
     {"playout_from", py_playout_from, METH_VARARGS,
-     "playout_from(hands, draw_pile, discard, color, direction, to_act, phase, drawn,\n"
-     "             pending_draw, owes_uno, idle_turns, recycled, game_rng, policy_seed)\n"
-     "    -> (winner, points, moves)\n\n"
-     "Play a hand from a mid-hand state to its end with the random policy."},
+     "playout_from(rules, names, values, policy_seed) -> (winner, points, moves)"},
     {"playouts_from", py_playouts_from, METH_VARARGS,
-     "playouts_from(<the 13 state arguments of playout_from>, policy_seed, policy,\n"
-     "              repeats, limit, shuffle_pile) -> wins per seat\n\n"
-     "Play `repeats` hands on from one state with the random (0) or greedy (1) policy;\n"
-     "a hand past `limit` moves is a win for nobody; shuffle_pile: each repeat first\n"
-     "shuffles the draw pile with its own generator."},
+     "playouts_from(rules, names, values, policy_seed, policy, repeats, limit,\n"
+     "              shuffle_pile) -> wins per seat"},
+    {"sim_games", py_sim_games, METH_VARARGS,
+     "sim_games(rules, games, matches, limit) -> results (una sim, random bots)"},
+    {"mt_randrange", py_mt_randrange, METH_VARARGS,
+     "mt_randrange(seed, n, count) -> list (random.Random(seed).randrange(n) x count)"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT,
-    "_fastcore",
-    "The standard preset's hand and the random policy in C (see una.engine.fast).",
-    -1,
-    methods,
-    NULL,
-    NULL,
-    NULL,
-    NULL,
+    PyModuleDef_HEAD_INIT, "_fastcore",
+    "The engine's hand and match, and the random policy, in C (see una.engine.fast).", -1,
+    methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__fastcore(void)
 {
-    init_tables();
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    PyObject *switches = PyDict_New(), *effects = PyTuple_New(EF_COUNT),
+             *fields = PyTuple_New(NFIELDS);
+    if (switches == NULL || effects == NULL || fields == NULL)
+        goto fail;
+    for (int i = 0; i < NSWITCHES; i++) {
+        const SwitchSpec *spec = &SWITCH_SPECS[i];
+        PyObject *values;
+        if (spec->kind == SW_BOOL) {
+            values = PyList_New(0);
+            if (spec->bools & 1)
+                PyList_Append(values, Py_False);
+            if (spec->bools & 2)
+                PyList_Append(values, Py_True);
+        } else if (spec->kind == SW_CHOICE) {
+            values = PyList_New(0);
+            for (int c = 0; spec->choices[c] != NULL; c++) {
+                PyObject *text = PyUnicode_FromString(spec->choices[c]);
+                PyList_Append(values, text);
+                Py_DECREF(text);
+            }
+        } else if (spec->kind == SW_CARDS) {
+            values = PyUnicode_FromString("any whose effects are in EFFECTS");
+        } else {
+            values = PyUnicode_FromString("any");
+        }
+        if (values == NULL || PyDict_SetItemString(switches, spec->name, values) < 0)
+            goto fail;
+        Py_DECREF(values);
+    }
+    for (int i = 0; i < EF_COUNT; i++)
+        PyTuple_SET_ITEM(effects, i, PyUnicode_FromString(EFFECT_KEYS[i]));
+    for (int i = 0; i < NFIELDS; i++)
+        PyTuple_SET_ITEM(fields, i, PyUnicode_FromString(STATE_FIELDS[i].name));
+    if (PyModule_AddObject(m, "SWITCHES", switches) < 0)
+        goto fail;
+    switches = NULL;
+    if (PyModule_AddObject(m, "EFFECTS", effects) < 0)
+        goto fail;
+    effects = NULL;
+    if (PyModule_AddObject(m, "STATE_FIELDS", fields) < 0)
+        goto fail;
+    fields = NULL;
+    PyObject *unheld = PyTuple_New(0);
+    for (int i = 0; i < NFIELDS && unheld != NULL; i++) {
+        if (STATE_FIELDS[i].use == F_READ)
+            continue;
+        PyObject *name = PyUnicode_FromString(STATE_FIELDS[i].name);
+        PyObject *grown = name == NULL ? NULL : PySequence_Concat(unheld, PyTuple_Pack(1, name));
+        Py_XDECREF(name);
+        Py_DECREF(unheld);
+        unheld = grown;
+    }
+    if (unheld == NULL || PyModule_AddObject(m, "STATE_UNHELD", unheld) < 0)
+        goto fail;
+    return m;
+fail:
+    Py_XDECREF(switches);
+    Py_XDECREF(effects);
+    Py_XDECREF(fields);
+    Py_DECREF(m);
+    return NULL;
 }

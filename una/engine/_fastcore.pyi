@@ -1,45 +1,47 @@
 """Types of the C core (una/engine/_fastcore.c); use it through :mod:`una.engine.fast`."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from una.engine.cards import Card
 
-def random_playouts(
-    players: int, games: int, seed: int, /
-) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]: ...
-def trace_hand(players: int, game_seed: int, policy_seed: int, /) -> list[str]: ...
+#: Every switch the core knows, with the values it plays ("any": every value).
+SWITCHES: dict[str, list[Any] | str]
+#: The card effects (keys of una.engine.effects.EFFECTS) the core plays.
+EFFECTS: tuple[str, ...]
+#: The una.engine.state fields its loader reads, in order.
+STATE_FIELDS: tuple[str, ...]
+#: The fields it does not hold (never changing play, or refused unless empty).
+STATE_UNHELD: tuple[str, ...]
+
 def set_cards(cards: tuple[Card, ...], /) -> None: ...
-def playout_from(
-    hands: Sequence[Sequence[Card]],
-    draw_pile: Sequence[Card],
-    discard: Sequence[Card],
-    color: int,
-    direction: int,
-    to_act: int,
-    phase: int,
-    drawn: Card | None,
-    pending_draw: int,
-    owes_uno: Sequence[bool],
-    idle_turns: int,
-    recycled: Sequence[Sequence[Card]],
-    game_rng: int,
-    policy_seed: int,
+def compile_rules(
+    switches: Mapping[str, Any],
+    cards: Mapping[int, Mapping[str, Any]],
+    deck: Sequence[int],
+    hand_size: int,
+    players: int,
     /,
+) -> bytes: ...
+def random_playouts(
+    rules: bytes, games: int, seed: int, /
+) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]: ...
+def trace(
+    rules: bytes,
+    names: Sequence[str] | None,
+    values: Sequence[Any],
+    policy_seed: int,
+    hands: int,
+    with_states: bool,
+    /,
+) -> list[tuple[int, list[str], str, dict[str, Any] | None]]: ...
+def playout_from(
+    rules: bytes, names: Sequence[str], values: Sequence[Any], policy_seed: int, /
 ) -> tuple[int, int, int]: ...
 def playouts_from(
-    hands: Sequence[Sequence[Card]],
-    draw_pile: Sequence[Card],
-    discard: Sequence[Card],
-    color: int,
-    direction: int,
-    to_act: int,
-    phase: int,
-    drawn: Card | None,
-    pending_draw: int,
-    owes_uno: Sequence[bool],
-    idle_turns: int,
-    recycled: Sequence[Sequence[Card]],
-    game_rng: int,
+    rules: bytes,
+    names: Sequence[str],
+    values: Sequence[Any],
     policy_seed: int,
     policy: int,
     repeats: int,
@@ -47,3 +49,11 @@ def playouts_from(
     shuffle_pile: bool,
     /,
 ) -> tuple[int, ...]: ...
+def sim_games(
+    rules: bytes,
+    games: Sequence[tuple[int, int, Sequence[int]]],
+    matches: bool,
+    limit: int,
+    /,
+) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int, int]]: ...
+def mt_randrange(seed: int, n: int, count: int, /) -> list[int]: ...

@@ -10,6 +10,10 @@ Action.parse('play W4 G uno')
 Traceback (most recent call last):
 ...
 una.engine.errors.InvalidCode: invalid action 'jump': unknown verb 'jump' (expected play, ...)
+>>> Action.parse("catch @7", seats=4)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+una.engine.errors.InvalidCode: invalid action 'catch @7': no seat @7 at a table of 4 seats
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ import enum
 from dataclasses import dataclass
 
 from una.engine.cards import Card, Color
-from una.engine.errors import InvalidCode
+from una.engine.errors import InvalidCode, quoted
+from una.engine.rules import MAX_SEATS
 
 
 class Kind(enum.Enum):
@@ -66,6 +71,17 @@ class Action:
         targets: tuple[int, ...] = (),
         uno: bool = False,
     ) -> Action:
+        """A play, shared with every equal play that names at most one seat.
+
+        Only those are interned, so the cache is bounded by the cards, colors and seats
+        the notation knows; a play that picks several seats (Target Practice) is built
+        fresh, and codes crafted to fill memory cannot stay in it.
+
+        >>> Action.play(Card.parse("R5")) is Action.parse("play r5")
+        True
+        """
+        if len(targets) > 1 or (targets and not 0 <= targets[0] < MAX_SEATS):
+            return cls(Kind.PLAY, card, color, targets, uno)
         key = (card, color, targets, uno)
         action = _PLAYS.get(key)
         if action is None:
@@ -81,8 +97,12 @@ class Action:
         return cls(Kind.COLOR, color=color)
 
     @classmethod
-    def parse(cls, text: str) -> Action:
-        """Parse an action code (case-insensitive; color words accepted)."""
+    def parse(cls, text: str, seats: int = MAX_SEATS) -> Action:
+        """Parse an action code (case-insensitive; color words accepted).
+
+        Every ``@seat`` must be below ``seats`` (the table's seat count; by default the
+        most any rule set seats), checked on the digits before any number is made.
+        """
         tokens = text.split()
         if not tokens:
             raise InvalidCode("invalid action '': empty")
@@ -90,28 +110,28 @@ class Action:
             kind = Kind(tokens[0].lower())
         except ValueError:
             raise InvalidCode(
-                f"invalid action {text!r}: unknown verb {tokens[0]!r} (expected {_VERBS})"
+                f"invalid action {quoted(text)}: unknown verb {tokens[0]!r} (expected {_VERBS})"
             ) from None
         args = tokens[1:]
         if kind in _BARE:
             if args:
-                raise InvalidCode(f"invalid action {text!r}: {kind.value} takes no arguments")
+                raise InvalidCode(f"invalid action {quoted(text)}: {kind.value} takes no arguments")
             return _SIMPLE[kind]
         if kind is Kind.COLOR:
             if len(args) != 1:
-                raise InvalidCode(f"invalid action {text!r}: color takes exactly one color")
+                raise InvalidCode(f"invalid action {quoted(text)}: color takes exactly one color")
             return cls.name_color(_color(text, args[0]))
         if kind is Kind.CATCH:
             if len(args) != 1:
-                raise InvalidCode(f"invalid action {text!r}: catch takes exactly one @seat")
-            return cls.catch(_seat(text, args[0]))
+                raise InvalidCode(f"invalid action {quoted(text)}: catch takes exactly one @seat")
+            return cls.catch(_seat(text, args[0], seats))
         # play <card> [<color>] [@<seat> ...] [uno]
         if not args:
-            raise InvalidCode(f"invalid action {text!r}: play needs a card")
+            raise InvalidCode(f"invalid action {quoted(text)}: play needs a card")
         try:
             card = Card.parse(args[0])
         except InvalidCode as error:
-            raise InvalidCode(f"invalid action {text!r}: {error}") from None
+            raise InvalidCode(f"invalid action {quoted(text)}: {error}") from None
         rest = args[1:]
         uno = bool(rest) and rest[-1].lower() == "uno"
         if uno:
@@ -120,7 +140,7 @@ class Action:
         if rest and not rest[0].startswith("@"):
             color = _color(text, rest[0])
             rest = rest[1:]
-        targets = tuple(_seat(text, token) for token in rest)
+        targets = tuple(_seat(text, token, seats) for token in rest)
         return cls.play(card, color, targets, uno)
 
     @property
@@ -147,14 +167,23 @@ def _color(text: str, token: str) -> Color:
     try:
         return Color.parse(token)
     except InvalidCode as error:
-        raise InvalidCode(f"invalid action {text!r}: {error}") from None
+        raise InvalidCode(f"invalid action {quoted(text)}: {error}") from None
 
 
-def _seat(text: str, token: str) -> int:
+def _seat(text: str, token: str, seats: int) -> int:
     digits = token[1:]
     if not token.startswith("@") or not (digits.isascii() and digits.isdigit()):
-        raise InvalidCode(f"invalid action {text!r}: expected @<seat number>, got {token!r}")
-    return int(token[1:])
+        raise InvalidCode(
+            f"invalid action {quoted(text)}: expected @<seat number>, got {quoted(token, 12)}"
+        )
+    # A seat is below MAX_SEATS (two digits at most): longer digit strings are refused
+    # before int() works on them.
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > len(str(MAX_SEATS)) or int(digits) >= seats:
+        raise InvalidCode(
+            f"invalid action {quoted(text)}: no seat {token[:8]} at a table of {seats} seats"
+        )
+    return int(digits)
 
 
 _SIMPLE = {kind: Action(kind) for kind in _BARE}

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from una.engine.errors import InvalidCode
+from una.engine.errors import InvalidCode, quoted
 
 
 class Color(enum.Enum):
@@ -47,7 +47,7 @@ class Color(enum.Enum):
         color = _COLOR_WORDS.get(text.strip().lower())
         if color is None:
             raise InvalidCode(
-                f"invalid color {text!r}: expected R, Y, G or B (or red, yellow, green, blue)"
+                f"invalid color {quoted(text)}: expected R, Y, G or B (or red, yellow, green, blue)"
             )
         return color
 
@@ -185,8 +185,8 @@ class Card:
         card = _BY_CODE.get(text.strip().upper())
         if card is None:
             raise InvalidCode(
-                f"invalid card code {text!r}: expected a color letter (R Y G B) and a symbol, "
-                "or a name such as W, W4, CL"
+                f"invalid card code {quoted(text)}: expected a color letter (R Y G B) and a "
+                "symbol, or a name such as W, W4, CL"
             )
         return card
 

@@ -16,6 +16,16 @@ from dataclasses import dataclass
 from typing import Any
 
 
+def quoted(text: str, limit: int = 60) -> str:
+    """``text`` quoted for an error message, cut to ``limit`` characters: a crafted code can
+    be 100 KB, and an error must not echo it back.
+
+    >>> quoted("R5"), quoted("R" * 100, limit=8)
+    ("'R5'", "'RRRRR...'")
+    """
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
 class UnaError(ValueError):
     """Base class of every error the engine raises on bad input."""
 

@@ -1,47 +1,59 @@
-"""Whole random hands at compiled speed: the C core, with the pure-Python engine as fallback.
+"""Random hands and matches at compiled speed: the C core, with the pure-Python engine
+as reference and fallback.
 
 :mod:`una.engine._fastcore` (``una/engine/_fastcore.c``, built by ``setup.py`` when a C
-compiler is there) plays the ``standard`` preset's hand exactly as :class:`Game` does,
-with the engine's own generator (:class:`~una.engine.rng.Rng`), the same deck order,
-dealing and order of legal actions, and the ``random`` bot's policy in C as well: the
-whole playout loop runs without returning to Python. Every function here also has a
-pure-Python version on :class:`Game` (the ``*_py`` functions, and the fallback when the
-extension is not built or the rules are not the standard ones), and the two give the same
-games: ``tests/engine/test_fastcore.py`` compares them action for action.
+compiler is there) plays a rule set exactly as :class:`Game` does, with the engine's own
+generator (:class:`~una.engine.rng.Rng`), the same deck order, dealing and order of legal
+actions, and the ``random`` bot's policy in C as well: the whole playout loop runs without
+returning to Python. It plays every rule set whose switch values and card effects it
+implements (:func:`why_unsupported` says why it refuses another: then everything here
+runs on the Python engine). The rule set reaches it as data (:func:`compiled`): switches,
+deck, point values, hand size and first-card rules; a switch the core does not know, as
+one added to :mod:`una.engine.rules` later, makes it refuse. Positions reach it as the
+fields of :class:`~una.engine.state.HandState`, with their names.
+
+Every function here has a pure-Python version (the ``*_py`` functions), and the two give
+the same games: ``tests/engine/test_fastcore.py`` compares them action by action and state
+by state.
 
 The policy (:func:`choose`) is :func:`una.bots.random_bot.pick` with the engine's
-generator: a uniformly random play among the distinct (card, color) plays, calling UNO
-with it; a draw (or a pass) only when there is no play; a playable drawn card is played;
-a pending Wild Draw Four is taken, never challenged. It draws ``below(k)`` from its
-generator exactly when ``pick`` draws ``randrange(k)``.
+generator: a uniformly random play among the distinct (card, color, targets) plays,
+calling UNO with it; a draw (or a pass) only when there is no play; a playable drawn card
+is played; a pending Wild Draw Four is taken, never challenged. It draws ``below(k)`` from
+its generator exactly when ``pick`` draws ``randrange(k)``.
 
 >>> trace = trace_hand(3, game_seed=7, policy_seed=1)
 >>> trace[:2]
 ['play W G', 'play G9']
 >>> trace == trace_hand_py(3, game_seed=7, policy_seed=1)
 True
->>> result = random_playouts(2, games=20, seed=5)
+>>> result = random_playouts(2, games=20, seed=5, rules="telegram")
 >>> result.games, sum(result.wins)
 (20, 20)
->>> result == random_playouts_py(2, games=20, seed=5)
+>>> result == random_playouts_py(2, games=20, seed=5, rules="telegram")
 True
->>> game = Game("standard", players=4, seed=3)
+>>> game = Game("alupula", players=4, seed=3)
 >>> playout_from(game, seed=9) == playout_from_py(game, seed=9)
 True
+>>> print(why_unsupported({"preset": "byond", "cards": {"SP": 8}}))  # doctest: +ELLIPSIS
+the C core ...
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from una.engine.actions import DRAW, PASS, UNO, Action, Kind
-from una.engine.cards import COLORS, Card, Color
-from una.engine.game import Game, Phase
+from una.engine.cards import ALL_CARDS, COLORS, WILD_DRAW_FOUR_SYMBOLS, Card, Color
+from una.engine.effects import EFFECTS, effect_table
+from una.engine.errors import UnaError
+from una.engine.game import Game, Phase, first_card_fate
 from una.engine.rng import Rng
 from una.engine.rules import STANDARD_RULES, RuleSet
+from una.engine.state import NAMES, HandState
 
 try:
     from una.engine import _fastcore
@@ -49,10 +61,12 @@ except ImportError:  # not built (no C compiler): the pure-Python engine does ev
     _fastcore = None  # type: ignore[assignment]
 
 __all__ = [
+    "CoreUnsupported",
     "Playouts",
     "available",
     "choose",
     "choose_greedy",
+    "compiled",
     "playout_from",
     "playout_from_py",
     "playout_result",
@@ -64,17 +78,17 @@ __all__ = [
     "supports",
     "trace_hand",
     "trace_hand_py",
+    "why_unsupported",
 ]
 
 _MASK = (1 << 64) - 1
-_SYMBOLS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "D2")
-#: The C core's card ids: color * 13 + symbol for colored cards, 52 Wild, 53 Wild Draw Four.
-CARD_IDS: dict[Card, int] = {
-    Card.of(color, symbol): c * 13 + s
-    for c, color in enumerate(COLORS)
-    for s, symbol in enumerate(_SYMBOLS)
-} | {Card.parse("W"): 52, Card.parse("W4"): 53}
-_PHASES = {Phase.COLOR: 0, Phase.PLAY: 1, Phase.DRAWN: 2, Phase.PENALTY: 3}
+#: The C core's card ids: the index of each card in ALL_CARDS.
+CARD_IDS: dict[Card, int] = {card: index for index, card in enumerate(ALL_CARDS)}
+
+
+class CoreUnsupported(UnaError):
+    """The C core does not play this rule set or position (the reason is the message);
+    callers fall back to the Python engine."""
 
 
 class Playouts(NamedTuple):
@@ -96,19 +110,95 @@ def available() -> bool:
     return ENABLED
 
 
-@lru_cache(maxsize=64)
-def supports(rules: RuleSet | str) -> bool:
-    """Whether the C core plays ``rules``: the standard preset with its default switches
-    (any ``target`` and seat range: they do not change a hand).
+def _ruleset(rules: RuleSet | str | dict[str, Any]) -> RuleSet:
+    return rules if isinstance(rules, RuleSet) else RuleSet.from_json(rules)
 
-    >>> supports("standard"), supports(RuleSet.from_json({"preset": "standard", "target": 200}))
-    (True, True)
-    >>> supports(RuleSet.from_json({"preset": "standard", "stack_draw_two": True}))
+
+# The registered key of each effect (the first, where one effect has several: "N" and "W").
+_EFFECT_KEYS: dict[int, str] = {}
+for _key, _effect in EFFECTS.items():
+    _EFFECT_KEYS.setdefault(id(_effect), _key)
+#: The greedy policy's action cards (as the heuristic bot's).
+_ACTION_FACES = frozenset({"S", "R", "D2", "W4"})
+
+
+@lru_cache(maxsize=128)
+def _compile(rules: RuleSet, players: int) -> bytes | str:
+    """The rule set as the C core plays it at ``players`` seats, or why it does not."""
+    if not ENABLED:
+        return "the C core is not built (or UNA_NO_FASTCORE is set)"
+    switches = {k: v for k, v in rules.to_dict().items() if k != "preset"}
+    faces: dict[str, int] = {}
+    cards: dict[int, dict[str, Any]] = {}
+    for card, effect in effect_table(rules).items():
+        cards[CARD_IDS[card]] = {
+            "color": -1 if card.color is None else _COLOR_INDEX[card.color],
+            "face": faces.setdefault(card.face, len(faces)),
+            "number": -1 if card.number is None else card.number,
+            "points": rules.points(card, players - 1),
+            "wild": int(card.is_wild),
+            "wd4": int(card.symbol in WILD_DRAW_FOUR_SYMBOLS),
+            "action_face": int(card.symbol in _ACTION_FACES),
+            "effect": _EFFECT_KEYS[id(effect)],
+            "first": first_card_fate(rules, card),
+        }
+    deck = [CARD_IDS[card] for card in rules.deck()]
+    try:
+        return _fastcore.compile_rules(switches, cards, deck, rules.hand_size, players)
+    except ValueError as error:
+        return str(error)
+
+
+def compiled(rules: RuleSet | str | dict[str, Any], players: int) -> bytes:
+    """The rule set compiled for the C core at ``players`` seats; :class:`CoreUnsupported`
+    if the core does not play it.
+
+    >>> try:  # a deck larger than the core holds (or no core built)
+    ...     compiled({"preset": "byond", "cards": {"SPY": 8, "SP": 8}}, 3)
+    ... except CoreUnsupported as refusal:
+    ...     print(refusal)  # doctest: +ELLIPSIS
+    the C core ...
+    """
+    result = _compile(_ruleset(rules), players)
+    if isinstance(result, str):
+        raise CoreUnsupported(result)
+    return result
+
+
+def why_unsupported(rules: RuleSet | str | dict[str, Any], players: int = 2) -> str | None:
+    """Why the C core does not play ``rules`` (``None``: it does)."""
+    result = _compile(_ruleset(rules), players)
+    return result if isinstance(result, str) else None
+
+
+def supports(rules: RuleSet | str | dict[str, Any], players: int = 2) -> bool:
+    """Whether the C core plays ``rules`` (built and enabled, every switch value and card
+    effect one it implements).
+
+    >>> supports("byond") == supports({"preset": "telegram", "seven_zero": True}) == available()
+    True
+    >>> supports({"preset": "byond", "cards": {"KOBE": 8, "SP": 8}})
     False
     """
-    ruleset = rules if isinstance(rules, RuleSet) else RuleSet.from_json(rules)
-    plain = dataclasses.replace(ruleset, target=STANDARD_RULES.target, players=(2, 10))
-    return plain == STANDARD_RULES
+    return why_unsupported(rules, players) is None
+
+
+def supports_greedy(rules: RuleSet | str | dict[str, Any], players: int = 2) -> bool:
+    """Whether the greedy rollout policy can run in the C core under ``rules``: the core
+    plays them, and :func:`choose_greedy`'s choice is always legal there (classic cards, a
+    Wild Draw Four bluff allowed, a draw always allowed, no card that picks a player)."""
+    ruleset = _ruleset(rules)
+    return (
+        supports(ruleset, players)
+        and ruleset.challenge
+        and ruleset.voluntary_draw
+        and ruleset.play_drawn != "must"
+        and not ruleset.seven_zero
+        and all(_EFFECT_KEYS[id(e)] in _CLASSIC_EFFECTS for e in effect_table(ruleset).values())
+    )
+
+
+_CLASSIC_EFFECTS = frozenset({"N", "S", "R", "D2", "W4"})
 
 
 def policy_seed(seed: int) -> int:
@@ -184,8 +274,9 @@ def _strongest(count: list[int], value: list[int], rng: Rng) -> int:
 
 
 def choose_greedy(game: Game, rng: Rng) -> Action:
-    """The greedy rollout policy's action for the seat to act in a standard-rules ``game``
-    (the C core's ``choose_greedy``, draw for draw from ``rng``).
+    """The greedy rollout policy's action for the seat to act in ``game``, under rules
+    :func:`supports_greedy` accepts (the C core's ``choose_greedy``, draw for draw from
+    ``rng``).
 
     Not a bot (it reads the game, not a view): the core of the ``heuristic`` bot's
     judgment for search rollouts. It plays the card that keeps it in the color it holds
@@ -273,49 +364,107 @@ def _play_hand(game: Game, rng: Rng, codes: list[str] | None = None) -> int:
 # --------------------------------------------------------------- whole hands
 
 
-def trace_hand(players: int, game_seed: int, policy_seed: int) -> list[str]:
-    """The action codes of one random hand of the standard rules: ``Game("standard",
-    players, seed=game_seed)`` played by the policy on ``Rng(policy_seed)``.
+def trace_hand(
+    players: int, game_seed: int, policy_seed: int, rules: RuleSet | str = STANDARD_RULES
+) -> list[str]:
+    """The action codes of one random hand: ``Game(rules, players, seed=game_seed)``
+    played by the policy on ``Rng(policy_seed)`` (in C when the core plays ``rules``).
 
     >>> trace_hand(2, 1, 0)[:3]
     ['play Y7', 'play W4 Y', 'draw']
     """
-    if available():
-        return _fastcore.trace_hand(players, game_seed, policy_seed)
-    return trace_hand_py(players, game_seed, policy_seed)
+    ruleset = _ruleset(rules)
+    if supports(ruleset, players):
+        steps = _fastcore.trace(
+            compiled(ruleset, players), None, (game_seed & _MASK, 0), policy_seed & _MASK, 1,
+            False,
+        )  # fmt: skip
+        return [code for _, _, code, _ in steps]
+    return trace_hand_py(players, game_seed, policy_seed, ruleset)
 
 
-def trace_hand_py(players: int, game_seed: int, policy_seed: int) -> list[str]:
+def trace_hand_py(
+    players: int, game_seed: int, policy_seed: int, rules: RuleSet | str = STANDARD_RULES
+) -> list[str]:
     """:func:`trace_hand` on the pure-Python engine (the reference)."""
     codes: list[str] = []
-    _play_hand(Game(STANDARD_RULES, players, seed=game_seed), Rng(policy_seed), codes)
+    game = Game(_ruleset(rules), players, seed=game_seed)
+    _play_hand(game, Rng(policy_seed), codes)
     return codes
 
 
-def random_playouts(players: int, games: int, seed: int = 0) -> Playouts:
-    """Play ``games`` random hands of the standard rules from the deal (game ``i`` on the
-    engine seed :func:`game_seed` ``(seed, i)``, the policy on one generator seeded with
-    :func:`policy_seed` ``(seed)``), in C when the core is built.
+def trace(game: Game, policy_seed: int, hands: int = 1) -> list[tuple[int, list[str], str]]:
+    """Every step of ``hands`` hands (deals included) from ``game``'s position, played by
+    the policy on ``Rng(policy_seed)``: (seat, the legal action codes, the code chosen).
+    In C; :func:`trace_py` is the Python engine's. ``game`` is not changed."""
+    steps = _fastcore.trace(
+        compiled(game.rules, game.n), NAMES, _values(game), policy_seed & _MASK, hands, False
+    )
+    return [(seat, legal, code) for seat, legal, code, _ in steps]
+
+
+def trace_py(
+    game: Game, policy_seed: int, hands: int = 1, states: list[dict[str, Any]] | None = None
+) -> list[tuple[int, list[str], str]]:
+    """:func:`trace` on a copy of the Python game; ``states`` receives the state after
+    every step (:meth:`HandState.to_json`)."""
+    twin = game.copy()
+    rng = Rng(policy_seed & _MASK)
+    steps: list[tuple[int, list[str], str]] = []
+    played = 0
+    while not twin.match_over:
+        if twin.hand_over:
+            played += 1
+            if played >= hands:
+                break
+        seat = dealing_seat(twin) if twin.hand_over else twin.to_act
+        assert seat is not None
+        legal = twin.legal_actions(seat)
+        action = choose(legal, rng)
+        twin.apply(seat, action)
+        steps.append((seat, [a.code for a in legal], action.code))
+        if states is not None:
+            states.append(HandState.of(twin).to_json())
+    return steps
+
+
+def dealing_seat(game: Game) -> int:
+    """The seat that deals the next hand in a trace: the next dealer."""
+    return game.seating[(game.position[game.dealer] + 1) % game.n]
+
+
+def random_playouts(
+    players: int, games: int, seed: int = 0, rules: RuleSet | str = STANDARD_RULES
+) -> Playouts:
+    """Play ``games`` random hands of ``rules`` from the deal (game ``i`` on the engine
+    seed :func:`game_seed` ``(seed, i)``, dealer 0, the policy on one generator seeded
+    with :func:`policy_seed` ``(seed)``), in C when the core plays the rules.
 
     >>> random_playouts(4, 10, seed=1).games
     10
     """
-    if available():
-        played, moves, wins, points = _fastcore.random_playouts(players, games, seed)
+    ruleset = _ruleset(rules)
+    if supports(ruleset, players):
+        played, moves, wins, points = _fastcore.random_playouts(
+            compiled(ruleset, players), games, seed & _MASK
+        )
         return Playouts(played, moves, wins, points)
-    return random_playouts_py(players, games, seed)
+    return random_playouts_py(players, games, seed, ruleset)
 
 
-def random_playouts_py(players: int, games: int, seed: int = 0) -> Playouts:
+def random_playouts_py(
+    players: int, games: int, seed: int = 0, rules: RuleSet | str = STANDARD_RULES
+) -> Playouts:
     """:func:`random_playouts` on the pure-Python engine (the reference)."""
     if games < 0:
         raise ValueError(f"games: must be 0 or more, not {games}")
+    ruleset = _ruleset(rules)
     rng = Rng(policy_seed(seed))
     moves = 0
     wins = [0] * players
     points = [0] * players
     for index in range(games):
-        game = Game(STANDARD_RULES, players, seed=game_seed(seed, index))
+        game = Game(ruleset, players, seed=game_seed(seed, index))
         moves += _play_hand(game, rng)
         result = game.hand_result
         assert result is not None
@@ -330,8 +479,8 @@ def random_playouts_py(players: int, games: int, seed: int = 0) -> Playouts:
 def playout_from(game: Game, seed: int) -> int:
     """The winner of ``game``'s hand played on from where it stands by the random policy
     (its generator seeded with ``seed``; reshuffles draw from a copy of the game's own
-    generator). ``game`` is not changed. In C for standard rules, else on a copy of the
-    game; a finished hand gives its winner.
+    generator). ``game`` is not changed. In C when the core plays the rules, else on a
+    copy of the game; a finished hand gives its winner.
 
     >>> game = Game("standard", players=3, seed=11)
     >>> 0 <= playout_from(game, seed=4) < 3
@@ -344,8 +493,10 @@ def playout_result(game: Game, seed: int) -> tuple[int, int]:
     """Like :func:`playout_from`: ``(winner, points she scores)``."""
     if game.hand_result is not None and game.hand_over:
         return game.hand_result.winner, game.hand_result.points[game.hand_result.winner]
-    if ENABLED and supports(game.rules):
-        winner, points, _ = _fastcore.playout_from(*_state(game), seed & _MASK)
+    if supports(game.rules, game.n):
+        winner, points, _ = _fastcore.playout_from(
+            compiled(game.rules, game.n), NAMES, _values(game), seed & _MASK
+        )
         return winner, points
     return _result_py(game, seed)
 
@@ -370,7 +521,8 @@ def playouts_from(
     longer than ``limit`` actions is won by nobody. With ``shuffle_pile`` each repeat
     first shuffles the draw pile with its own generator (:func:`pile_seed`): for a
     searcher, to whom its order is unknown, a new sample of it at no cost. ``game`` is not
-    changed; in C for standard rules, else on copies of the game.
+    changed; in C when the core plays the rules (and, for ``"greedy"``,
+    :func:`supports_greedy`), else on copies of the game.
 
     >>> game = Game("standard", players=2, seed=5)
     >>> wins = playouts_from(game, seed=1, policy="greedy", repeats=50)
@@ -387,11 +539,12 @@ def playouts_from(
         if result is not None:
             wins[result.winner] = repeats
         return tuple(wins)
-    if ENABLED and supports(game.rules):
-        state = _state(game)
+    usable = supports_greedy if policy == "greedy" else supports
+    if usable(game.rules, game.n):
         return _fastcore.playouts_from(
-            *state, seed & _MASK, POLICIES[policy], repeats, limit, shuffle_pile
-        )
+            compiled(game.rules, game.n), NAMES, _values(game), seed & _MASK,
+            POLICIES[policy], repeats, limit, shuffle_pile,
+        )  # fmt: skip
     return playouts_from_py(game, seed, policy, repeats, limit, shuffle_pile)
 
 
@@ -444,44 +597,42 @@ def _result_py(game: Game, seed: int) -> tuple[int, int]:
     return result.winner, result.points[result.winner]
 
 
-def _state(
-    game: Game,
-) -> tuple[
-    list[list[Card]], list[Card], list[Card], int, int, int, int, Card | None, int,
-    list[bool], int, list[list[Card]], int,
-]:  # fmt: skip
-    """The arguments of ``_fastcore.playout_from`` (all but the policy seed) for ``game``;
-    the C core checks the cards (the standard deck, each card once) and the numbers."""
-    phase = _PHASES.get(game.phase)
-    if phase is None:
-        raise ValueError(f"phase: the C core plays no hand in phase {game.phase.value!r}")
-    to_act = game.to_act
-    if to_act is None:
-        raise ValueError("to_act: nobody is to act")
-    n = game.n
-    if game.players_in_hand != n or game.seating != _SEATINGS[n] or any(game.set_aside):
-        raise ValueError("seating: the standard rules keep every player in her seat")
-    if any(game.false_uno):
-        raise ValueError("false_uno: the standard rules have no false UNO penalty")
-    color = game.color
-    return (
-        game.hands,
-        game.draw_pile,
-        game.discard,
-        -1 if color is None else _COLOR_INDEX[color],
-        game.direction,
-        to_act,
-        phase,
-        game.drawn,
-        game.pending_draw,
-        game.owes_uno,
-        game.idle_turns,
-        game.recycled,
-        game.rng.state,
-    )
+def _values(game: Game) -> tuple[Any, ...]:
+    """The position the C core's loader reads: every declared state field, in order (the
+    core checks the names, the cards and the numbers)."""
+    return tuple(getattr(game, name) for name in NAMES)
 
 
-_SEATINGS = [list(range(n)) for n in range(11)]
+# ------------------------------------------------------------------ una sim
+
+
+def sim_games(
+    rules: RuleSet, players: int, games: Sequence[tuple[int, int, Sequence[int]]],
+    matches: bool, limit: int,
+) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int, int]]:  # fmt: skip
+    """``una sim``'s games with the random bot in every seat, in C: per game its engine
+    seed, first dealer and each seat's bot seed (``random.Random``); per game the winner,
+    points (of the hand, or the match scores), turns per seat, actions and hands, as
+    :func:`una.sim.runner.play_game` gets them from the Python driver.
+    :class:`CoreUnsupported` where that would not be the same games (see
+    :func:`sim_unsupported`)."""
+    reason = sim_unsupported(rules, players)
+    if reason is not None:
+        raise CoreUnsupported(reason)
+    games = [(seed & _MASK, dealer, [b & _MASK for b in bots]) for seed, dealer, bots in games]
+    result: list[tuple[int, tuple[int, ...], tuple[int, ...], int, int]]
+    result = _fastcore.sim_games(compiled(rules, players), games, matches, limit)
+    return result
+
+
+def sim_unsupported(rules: RuleSet, players: int) -> str | None:
+    """Why ``una sim``'s random bots cannot be played in C under ``rules`` (``None``: they
+    can): wherever the core plays the rules. Out of turn a random bot calls an UNO it
+    owes (after hands moved) or jumps in (``jump_in``); the core makes the driver's
+    rotating offers as :class:`una.sim.driver.Table` does."""
+    return why_unsupported(rules, players)
+
+
 _COLOR_INDEX = {color: index for index, color in enumerate(COLORS)}
 if _fastcore is not None:
-    _fastcore.set_cards(tuple(sorted(CARD_IDS, key=CARD_IDS.__getitem__)))
+    _fastcore.set_cards(ALL_CARDS)

@@ -22,7 +22,7 @@ State is plain lists of shared card values and a one-integer random generator, s
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from una.engine.actions import CHALLENGE as CHALLENGE_ACTION
@@ -66,6 +66,7 @@ from una.engine.events import (
 )
 from una.engine.rng import Rng
 from una.engine.rules import RuleSet
+from una.engine.state import StateSlots, copy_into
 
 
 class Phase(enum.Enum):
@@ -85,7 +86,7 @@ class Phase(enum.Enum):
     MATCH_OVER = "match_over"
 
 
-class Game:
+class Game(StateSlots):
     """A match at one table.
 
     ``rules`` is a :class:`RuleSet`, a preset name or a record's ``rules`` object;
@@ -97,6 +98,8 @@ class Game:
     Public attributes are the state, to read: ``hands``, ``draw_pile`` and ``discard``
     (the top of each pile is its last item), ``color``, ``direction``, ``to_act``,
     ``phase``, ``pending_draw``, ``scores``, ``hand_number``, ``dealer``, ``seating``.
+    Every piece of state is declared once, in :mod:`una.engine.state` (a game is a
+    :class:`~una.engine.state.StateSlots`); the rest of a game does not change in play.
     """
 
     def __init__(
@@ -109,6 +112,12 @@ class Game:
         scores: Sequence[int] | None = None,
     ) -> None:
         self.rules = rules if isinstance(rules, RuleSet) else RuleSet.from_json(rules)
+        if isinstance(players, str):
+            # A string is a Sequence[str]: "Ann" would seat A, n and n.
+            raise InvalidRules(
+                f"players: a number of seats or a list of names, not the string {players!r}"
+                f" (for one name write [{players!r}])"
+            )
         if isinstance(players, int):
             self.players_spec: int | list[str] = players
             names = [f"Seat {i}" for i in range(players)]
@@ -202,12 +211,10 @@ class Game:
         seating = self.seating
         for i in range(self.rules.hand_size * n):
             hands[seating[(start + i) % n]].append(pile.pop())
-        first_card_rule = self.rules.preset_data.first_card
+        rules = self.rules
         for _ in range(len(pile)):
             card = pile.pop()
-            where = first_card_rule.get(card.symbol)
-            if where is None and card.symbol in _MUTANT_SYMBOLS:
-                where = "reshuffle"  # a mutant or special card never starts the pile
+            where = first_card_fate(rules, card)
             if where is None:
                 break
             if where == "bottom":
@@ -225,16 +232,8 @@ class Game:
     def copy(self) -> Game:
         """An independent copy (cheap: lists of shared card values, one-integer generator)."""
         twin = object.__new__(Game)
-        twin.__dict__.update(self.__dict__)
-        twin.rng = self.rng.copy()
-        twin.hands = [list(hand) for hand in self.hands]
-        twin.set_aside = [list(hand) for hand in self.set_aside]
-        for name in (
-            "draw_pile", "discard", "scores", "seating", "position", "active", "log",
-            "discard_points", "owes_uno", "called_uno", "false_uno", "reveals", "ranking",
-        ):  # fmt: skip
-            setattr(twin, name, list(getattr(self, name)))
-        twin.recycled = [list(cards) for cards in self.recycled]
+        twin.__dict__.update(self.__dict__)  # what does not change in play: shared
+        copy_into(self, twin)  # the state, as una.engine.state declares it
         twin._events = []
         return twin
 
@@ -1073,11 +1072,16 @@ class Game:
 
     # ----------------------------------------------------------- hand end
 
-    def hand_scores(self) -> list[int]:
+    def hand_scores(self, empty: Collection[int] = ()) -> list[int]:
         """Every player's hand score: the points of the cards she holds (set-aside cards
-        included), then what the cards that change a score do (Dung, Holy Defender)."""
+        included), then what the cards that change a score do (Dung, Holy Defender).
+        The seats in ``empty`` (out, or the winner of a blocked hand) count as holding
+        nothing, for themselves and for what the others' cards compare with."""
         value = self.card_points
-        held = [hand + aside for hand, aside in zip(self.hands, self.set_aside, strict=True)]
+        held = [
+            [] if seat in empty else hand + aside
+            for seat, (hand, aside) in enumerate(zip(self.hands, self.set_aside, strict=True))
+        ]
         base = [sum(value(card) for card in cards) for cards in held]
         if not self.score_cards:
             return base
@@ -1107,7 +1111,8 @@ class Game:
         n = self.n
         winner = self.ranking[0]
         out = set(self.ranking)
-        scores_in_hand = self.hand_scores()
+        # Who is out holds nothing: a Dung compares with 0 for her (RULES.md section 3).
+        scores_in_hand = self.hand_scores(out)
         in_hand = [0 if s in out else scores_in_hand[s] for s in range(n)]
         rest = sorted((s for s in range(n) if s not in out), key=lambda s: (in_hand[s], s))
         ranking = (*self.ranking, *rest)
@@ -1201,6 +1206,19 @@ class Game:
 
 _COLOR_ACTIONS = tuple(Action.name_color(color) for color in COLORS)
 _MUTANT_SYMBOLS = frozenset(MUTANTS)
+
+
+def first_card_fate(rules: RuleSet, card: Card) -> str | None:
+    """What happens to ``card`` turned up to start the pile: ``None`` (it stays),
+    ``"bottom"`` (under the pile) or ``"reshuffle"`` (back in, the pile shuffled).
+
+    >>> first_card_fate(RuleSet.preset_named("standard"), Card.parse("W4"))
+    'reshuffle'
+    """
+    where = rules.preset_data.first_card.get(card.symbol)
+    if where is None and card.symbol in _MUTANT_SYMBOLS:
+        where = "reshuffle"  # a mutant or special card never starts the pile
+    return where
 
 
 def _code(card: Card) -> str:

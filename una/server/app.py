@@ -2,21 +2,26 @@
 
 The socket handler parses, checks and forwards; the room service decides with the engine.
 Configuration comes from the environment (``UNA_DB``, ``UNA_BOT_DELAY``, ``UNA_IDLE_CLOSE``,
-``UNA_PUBLIC_TIMER``; ``UNA_REDIS`` and ``UNA_LEASE`` for a node of a cluster, see
-docs/scaling.md) or from :func:`create_app`'s arguments.
+``UNA_PUBLIC_TIMER``, ``UNA_ADDRESS_LIMITS``; ``UNA_REDIS`` and ``UNA_LEASE`` for a node of
+a cluster, see docs/scaling.md) or from :func:`create_app`'s arguments.
+``UNA_ADDRESS_LIMITS=0`` turns the per-address rate budgets off: behind a reverse proxy every
+client has the proxy's address (the per-connection and per-player budgets stay).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import os
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -93,6 +98,7 @@ def create_app(
             stop_telegram = (await mount(app, service, os.environ["UNA_TELEGRAM_TOKEN"])).close
         app.state.storage = storage
         app.state.service = service
+        app.state.address_limits = os.environ.get("UNA_ADDRESS_LIMITS", "1") not in ("0", "off")
         log.info("una serve: %d tables restored from %s", len(service.tables), storage.dialect)
         try:
             yield
@@ -123,30 +129,39 @@ def create_app(
         return HTMLResponse(PLACEHOLDER)
 
     async def icon(request: Request) -> Response:
+        """A player's icon, under the random key the state messages give (not her id)."""
         storage: Storage = request.app.state.storage
-        try:
-            player_id = int(request.path_params["player_id"])
-        except ValueError:
-            return JSONResponse({"error": "player ids are numbers"}, status_code=400)
-        row = await storage.player(player_id)
+        key = request.path_params["key"]
+        row = await storage.player_by_icon_key(key) if ICON_KEY.fullmatch(key) else None
         if row is None or row.icon is None:
-            return JSONResponse({"error": "no icon"}, status_code=404)
-        return Response(row.icon, media_type="image/png", headers={"Cache-Control": "no-cache"})
+            return _error(404, f"no icon {key[:40]!r}")
+        # The key changes with the icon, so a served icon never changes.
+        return Response(row.icon, media_type="image/png",
+                        headers={"Cache-Control": "public, max-age=86400, immutable"})  # fmt: skip
 
     async def finished_record(request: Request) -> dict[str, Any] | Response:
-        """The record of the game in the path, if it is finished (live hands stay hidden);
-        else the error response."""
+        """The record of the game in the path, if it is finished (live hands stay hidden)
+        and the caller may read it (a private table's games are for their players, who
+        send their token: ``Authorization: Bearer TOKEN``); else the error response."""
         storage: Storage = request.app.state.storage
-        try:
-            game_id = int(request.path_params["game_id"])
-        except ValueError:
-            return JSONResponse({"error": "game ids are numbers"}, status_code=400)
+        game_id = _row_id(request.path_params["game_id"])
+        if game_id is None:
+            return _error(404, f"no game {request.path_params['game_id'][:40]!r}: ids are numbers")
         row = await storage.game(game_id)
         if row is None:
-            return JSONResponse({"error": f"no game {game_id}"}, status_code=404)
+            return _error(404, f"no game {game_id}")
         if not row.finished:
-            return JSONResponse({"error": "this game is still being played"}, status_code=403)
-        return await storage.record(game_id)
+            return _error(403, "this game is still being played")
+        if row.private:
+            reader = await _reader(request, storage)
+            if reader is None:
+                return _error(
+                    401, "this game was played at a private table: only its players may read "
+                    "it (send your token as Authorization: Bearer TOKEN)",
+                )  # fmt: skip
+            if reader not in (row.player_ids or []):
+                return _error(403, "this game was played at a private table you did not play at")
+        return row.to_record()
 
     async def game_record(request: Request) -> Response:
         """A finished game's record, for replays."""
@@ -157,8 +172,8 @@ def create_app(
         """A finished game, action by action: the view of ``?seat=N`` (a spectator's without
         it) after 0, 1, ... actions, and the event lines each action caused, for replays."""
         seat_text = request.query_params.get("seat")
-        if seat_text and not seat_text.isdigit():
-            return JSONResponse({"error": "seats are numbers"}, status_code=400)
+        if seat_text and not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) < 4):
+            return _error(400, f"seat: a seat number, not {seat_text[:20]!r}")
         seat = int(seat_text) if seat_text else None
         found = await finished_record(request)
         if isinstance(found, Response):
@@ -166,7 +181,7 @@ def create_app(
         record = Record.from_json(found)
         game = record.new_game()
         if seat is not None and not 0 <= seat < game.n:
-            return JSONResponse({"error": f"no seat {seat} in this game"}, status_code=400)
+            return _error(400, f"no seat {seat} in this game")
 
         def lines(events: list[Event]) -> list[str]:
             return [event.visible_to(seat).describe(game.names) for event in events]
@@ -178,7 +193,7 @@ def create_app(
             views.append(game.view_for(seat).to_json())
         return JSONResponse(
             {
-                "game_id": int(request.path_params["game_id"]),
+                "game_id": _row_id(request.path_params["game_id"]),
                 "seat": seat,
                 "players": game.names,
                 "rules": record.rules.to_json(),
@@ -197,13 +212,51 @@ def create_app(
         Route("/api/rules", rules_catalog),
         Route("/games/{game_id}/views", game_views),
         Route("/health", health),
-        Route("/icons/{player_id}.png", icon),
+        Route("/icons/{key}.png", icon),
         Route("/games/{game_id}.json", game_record),
         WebSocketRoute("/ws", socket),
     ]
     if STATIC.exists():
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error}
+    )
+
+
+#: An icon key: what ``secrets.token_urlsafe(16)`` makes.
+ICON_KEY = re.compile(r"[A-Za-z0-9_-]{16,32}")
+#: Row ids are 32-bit on PostgreSQL (SERIAL): a larger number names no row.
+MAX_ROW_ID = 2**31 - 1
+
+
+def _error(status: int, reason: str) -> Response:
+    return JSONResponse({"error": reason}, status_code=status)
+
+
+def _row_id(text: str) -> int | None:
+    """The row id in a path segment, or None when it is not one (it names no row)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_ROW_ID)):
+        return None
+    value = int(text)
+    return value if 0 < value <= MAX_ROW_ID else None
+
+
+async def _reader(request: Request, storage: Storage) -> int | None:
+    """The player whose token the request carries (``Authorization: Bearer TOKEN``)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    row = await storage.player_by_token(token.strip())
+    return None if row is None else row.id
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    """Starlette's own refusals (no such route, wrong method) as JSON with a reason."""
+    assert isinstance(error, HTTPException)
+    reasons = {404: f"no such page {request.url.path[:80]!r}",
+               405: f"{request.method} is not allowed on {request.url.path[:80]!r}"}  # fmt: skip
+    reason = reasons.get(error.status_code, str(error.detail))
+    return JSONResponse({"error": reason}, status_code=error.status_code, headers=error.headers)
 
 
 def catalog() -> dict[str, Any]:
@@ -251,7 +304,13 @@ async def socket(websocket: WebSocket) -> None:
 
     # Every message to this socket goes through its own queue and writer task: nobody
     # waits for a client that stopped reading, and one that falls too far behind is closed.
-    client = Client(send, close=close, queue_size=SEND_QUEUE)
+    peer = websocket.client.host if websocket.client else None
+    client = Client(
+        send,
+        close=close,
+        queue_size=SEND_QUEUE,
+        address=peer if websocket.app.state.address_limits else None,
+    )
     send = client.send  # the replies below keep their order behind what is queued
     try:
         while True:
@@ -263,6 +322,9 @@ async def socket(websocket: WebSocket) -> None:
                 await send({"type": "error", "code": "bad_message",
                             "message": "frames must be JSON text, not binary"})  # fmt: skip
                 continue
+            # One frame at a time, then the other clients' turn: a socket with a backlog of
+            # frames (a flood) would otherwise be served without a pause while they wait.
+            await asyncio.sleep(0)
             try:
                 message = p.parse(frame)
             except p.ProtocolError as error:

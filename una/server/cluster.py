@@ -215,6 +215,9 @@ class Cluster:
             if code in service.tables:
                 await self.detach(client)
                 return False
+            # No code is looked up once the socket's misses are spent (guessing private
+            # codes), here as on one node: the owner is a database read.
+            service._spend(client, "miss", take=False)
             owner = await service.storage.table_owner(code)
             if owner is None or owner == self.node:
                 return False  # no such table (the service says so)
@@ -240,10 +243,18 @@ class Cluster:
     def _queue_to(self, node: str, kind: str, client: Client, body: Any = None) -> None:
         conn = str(id(client))
         self.sockets[conn] = client
+        assert self.service is not None
+        # The icon's key goes along: the owner shows it in its states (it never saw her hello).
+        icon = self.service.icons.get(client.player_id)
         envelope = {"k": kind, "from": self.node, "conn": conn, "player": client.player_id,
-                    "name": client.name, "m": body}  # fmt: skip
+                    "name": client.name, "icon": icon, "m": body}  # fmt: skip
         self._out.append(("node", (node, envelope)))
         self._wake.set()
+
+    def icon_changed(self, client: Client) -> None:
+        """``client`` has a new icon: the owner of the table she is at shows it."""
+        if client.elsewhere is not None:
+            self._queue_to(client.elsewhere[1], "icon", client)
 
     async def detach(self, client: Client) -> None:
         """``client`` goes away from the table it was at on another node (she leaves it)."""
@@ -416,7 +427,12 @@ class Cluster:
                     self.proxies[key] = proxy
                     service.clients.add(proxy)
                     service.names[proxy.player_id] = proxy.name
-                await service.handle(proxy, _decode(data["m"]))
+                if service.icons.get(proxy.player_id) != data.get("icon"):
+                    service.icons[proxy.player_id] = data.get("icon")
+                    if proxy.table in service.tables:  # she changed it on her own node
+                        await service._broadcast_state(service.tables[proxy.table], [])
+                if kind == "msg":
+                    await service.handle(proxy, _decode(data["m"]))
         finally:
             self._inboxes.pop(key, None)
 

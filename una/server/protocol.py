@@ -292,12 +292,134 @@ class RateLimit:
     tokens: float = field(default=-1.0)
     stamp: float = 0.0
 
-    def allow(self, now: float) -> bool:
+    def refill(self, now: float) -> None:
         if self.tokens < 0:
             self.tokens, self.stamp = self.burst, now
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
+
+    def allow(self, now: float) -> bool:
+        self.refill(now)
         if self.tokens >= 1:
             self.tokens -= 1
             return True
         return False
+
+    def full(self, now: float) -> bool:
+        """Whether the bucket has refilled (it can be forgotten)."""
+        return self.tokens < 0 or self.tokens + (now - self.stamp) * self.rate >= self.burst
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How often one kind of request may come: ``rate`` a second, bursts of ``burst``, counted
+    per connection, per player (every connection of one token together) and per network
+    address (every connection from it), each scope with its own bucket."""
+
+    rate: float
+    burst: float
+    scopes: tuple[str, ...] = ("client",)
+    #: the address's bucket is this many times the client's: people share addresses (NAT)
+    address_factor: float = 10.0
+
+    def describe(self) -> str:
+        if self.rate >= 1:
+            return f"about {self.rate:g} a second (bursts of {self.burst:g})"
+        return f"about {self.rate * 60:g} a minute (bursts of {self.burst:g})"
+
+
+#: Every client message has a budget, and so do a few costs that several messages share:
+#: ``icon`` (set_icon and reset_icon: a decode and a table broadcast each) and ``miss``
+#: (a join, watch or resume naming no open table: guessing private codes).
+BUDGETS: dict[str, Budget] = {
+    "hello": Budget(1, 5, ("client", "address")),
+    "ping": Budget(10, 20),
+    "lobby": Budget(1, 5),
+    "create": Budget(0.2, 3, ("client", "player", "address")),
+    "join": Budget(2, 10, ("client", "address")),
+    "watch": Budget(2, 10, ("client", "address")),
+    "resume": Budget(2, 10, ("client", "address")),
+    "sit": Budget(2, 10),
+    "stand": Budget(2, 10),
+    "leave": Budget(2, 10),
+    "kick": Budget(1, 5),
+    "start": Budget(1, 5),
+    "act": Budget(10, 20),
+    "chat": Budget(1, 8),
+    "auto": Budget(1, 5),
+    "set_icon": Budget(1, 5),
+    "reset_icon": Budget(1, 5),
+    "settings": Budget(1, 8),
+    "icon": Budget(3 / 60, 3, ("player",)),
+    "miss": Budget(0.2, 10, ("client", "address")),
+}
+assert set(MESSAGES) <= set(BUDGETS), "every message type needs a budget"
+
+
+class Limiter:
+    """The buckets of :data:`BUDGETS`, for every connection, player and address.
+
+    >>> limiter = Limiter({"ping": Budget(1, 2)})
+    >>> [limiter.allow("ping", now=0.0, client=1) for _ in range(3)]
+    [True, True, False]
+    >>> limiter.allow("ping", now=1.0, client=1), limiter.allow("ping", now=1.0, client=2)
+    (True, True)
+    """
+
+    #: Forget refilled buckets when there are more than this many.
+    PRUNE_AT = 10_000
+
+    def __init__(self, budgets: dict[str, Budget] | None = None) -> None:
+        self.budgets = BUDGETS if budgets is None else budgets
+        self.buckets: dict[tuple[str, str, object], RateLimit] = {}
+        #: each connection's bucket keys, to drop them when it closes
+        self._of_client: dict[object, list[tuple[str, str, object]]] = {}
+
+    def allow(
+        self,
+        kind: str,
+        now: float,
+        client: object = None,
+        player: object = None,
+        address: object = None,
+        take: bool = True,
+    ) -> bool:
+        """Take one token from each of ``kind``'s buckets, or none when one is empty (with
+        ``take=False``, only say whether there is one)."""
+        budget = self.budgets[kind]
+        ids = {"client": client, "player": player, "address": address}
+        buckets = []
+        for scope in budget.scopes:
+            who = ids[scope]
+            if who is None:
+                continue
+            key = (kind, scope, who)
+            bucket = self.buckets.get(key)
+            if bucket is None:
+                factor = budget.address_factor if scope == "address" else 1.0
+                bucket = self.buckets[key] = RateLimit(budget.rate * factor, budget.burst * factor)
+                if scope == "client":
+                    self._of_client.setdefault(who, []).append(key)
+            buckets.append(bucket)
+        for bucket in buckets:
+            bucket.refill(now)
+        if any(bucket.tokens < 1 for bucket in buckets):
+            return False
+        if not take:
+            return True
+        for bucket in buckets:
+            bucket.tokens -= 1
+        if len(self.buckets) > self.PRUNE_AT:
+            self.prune(now)
+        return True
+
+    def forget(self, client: object) -> None:
+        """Drop a closed connection's buckets."""
+        for key in self._of_client.pop(client, []):
+            self.buckets.pop(key, None)
+
+    def prune(self, now: float) -> None:
+        """Forget the player and address buckets that have refilled (a connection's go with
+        it, see :meth:`forget`)."""
+        for key in [k for k, b in self.buckets.items() if k[1] != "client" and b.full(now)]:
+            del self.buckets[key]

@@ -30,7 +30,8 @@ from una.bots.registry import UnknownBot
 from una.engine import Action, Game, InvalidCode, Record, RuleSet, UnaError
 from una.engine.events import Event
 from una.server import protocol as p
-from una.server.icons import IconError, from_base64, make_icon
+from una.server.icons import IconError, from_base64, make_icon_in_worker
+from una.server.names import looks_alike
 from una.server.storage import GameRow, Storage
 
 if TYPE_CHECKING:
@@ -39,6 +40,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("una.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+#: Public codes are read off the lobby; private ones are the only key to their table:
+#: 10 of 32 symbols is 50 bits, and misses are rate-limited (the ``miss`` budget).
+CODE_LENGTH = {True: 5, False: 10}
 MAX_TIMEOUTS = 3
 MAX_SETTINGS = 4096
 HISTORY = 256
@@ -102,8 +106,6 @@ class Client:
     player_id: int = 0
     name: str = ""
     table: str | None = None
-    actions: p.RateLimit = field(default_factory=lambda: p.RateLimit(rate=10, burst=20))
-    chats: p.RateLimit = field(default_factory=lambda: p.RateLimit(rate=1, burst=8))
     close: Callable[[], Awaitable[None]] | None = None
     queue_size: int = 0
     #: The lobby page this client looks at (None: it does not look at the lobby), and the
@@ -118,6 +120,8 @@ class Client:
     elsewhere: tuple[str, str] | None = None
     _queue: asyncio.Queue[dict[str, Any]] | None = None
     _writer: asyncio.Task[None] | None = None
+    #: the peer's network address (rate limits per address), when the server knows it
+    address: str | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
         if self.dropped:
@@ -372,7 +376,9 @@ class RoomService:
         #: The clients looking at the lobby (``lobby_page`` set, at no table).
         self.lobby_clients: set[Client] = set()
         self.names: dict[int, str] = {}
-        self.icons: dict[int, bool] = {}
+        #: each player's icon key (its unguessable URL), or None for no icon
+        self.icons: dict[int, str | None] = {}
+        self.limiter = p.Limiter()
         self._janitor: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ lifecycle
@@ -437,6 +443,7 @@ class RoomService:
                 if client.via is not None:
                     client.stop()
                     self.clients.discard(client)
+                    self.limiter.forget(client)
 
     async def _restore_game(self, table: Table, row: GameRow) -> None:
         """Replay the game of ``row`` (its actions already loaded) at ``table``, or
@@ -525,6 +532,7 @@ class RoomService:
             return
         self.clients.discard(client)
         self._leave_lobby(client)
+        self.limiter.forget(client)
         table = self.tables.get(client.table or "")
         if table is not None:
             table.clients.discard(client)
@@ -539,6 +547,7 @@ class RoomService:
         if client.dropped:
             return  # its connection is being closed: what it still sends is not read
         try:
+            self._spend(client, message.type)
             await self._dispatch(client, message)
         except (RoomError, p.ProtocolError) as error:
             code = getattr(error, "code", "refused")
@@ -556,6 +565,20 @@ class RoomService:
                     "message": "the server failed to do that; nothing was changed",
                     "about": message.type,
                 }
+            )
+
+    def _spend(self, client: Client, kind: str, take: bool = True) -> None:
+        """Take a token of ``kind``'s budget (protocol.BUDGETS), or refuse the request."""
+        allowed = self.limiter.allow(
+            kind, time.monotonic(), client=client, player=client.player_id or None,
+            address=client.address, take=take,
+        )  # fmt: skip
+        if not allowed:
+            budget = self.limiter.budgets[kind]
+            what = {"miss": "table codes that name no open table",
+                    "icon": "icon changes"}.get(kind, f"{kind} messages")  # fmt: skip
+            raise RoomError(
+                f"too many {what}: slow down (at most {budget.describe()})", "rate_limited"
             )
 
     async def _dispatch(self, client: Client, m: p.Message) -> None:
@@ -622,7 +645,7 @@ class RoomService:
             row, token = await self.storage.create_player(p.clean_name(m.name))
         client.player_id, client.name = row.id, row.name
         self.names[row.id] = row.name
-        self.icons[row.id] = row.icon is not None
+        self.icons[row.id] = row.icon_key
         client.on_drop = self._dropped
         self.clients.add(client)
         seated = [t.code for t in self.tables.values() if row.id in t.humans()]
@@ -630,7 +653,7 @@ class RoomService:
             seated += self.cluster.seated(row.id)
         welcome: dict[str, Any] = {
             "type": "welcome",
-            "player": {"id": row.id, "name": row.name, "icon": row.icon is not None},
+            "player": {"id": row.id, "name": row.name, "icon": row.icon_key},
             "settings": row.settings,
             "tables": seated,
             "epoch": self.epoch,
@@ -640,13 +663,17 @@ class RoomService:
         await client.send(welcome)
 
     async def set_icon(self, client: Client, image: str) -> None:
+        self._spend(client, "icon", take=False)
         try:
-            icon = make_icon(from_base64(image))
+            data = from_base64(image)
+            self._spend(client, "icon")
+            icon = await make_icon_in_worker(data)
         except IconError as error:
             raise RoomError(str(error), "bad_icon") from None
         await self.storage.update_player(client.player_id, icon=icon)
-        self.icons[client.player_id] = True
-        await client.send({"type": "icon", "icon": True})
+        row = await self.storage.player(client.player_id)
+        self.icons[client.player_id] = row.icon_key if row is not None else None
+        await client.send({"type": "icon", "icon": self.icons[client.player_id]})
         await self._refresh_table_of(client)
 
     async def save_settings(self, client: Client, settings: dict[str, Any]) -> None:
@@ -656,12 +683,18 @@ class RoomService:
         await client.send({"type": "settings", "settings": settings})
 
     async def reset_icon(self, client: Client) -> None:
+        if self.icons.get(client.player_id) is None:  # nothing to reset: nothing to tell
+            await client.send({"type": "icon", "icon": None})
+            return
+        self._spend(client, "icon")
         await self.storage.update_player(client.player_id, icon=None)
-        self.icons[client.player_id] = False
-        await client.send({"type": "icon", "icon": False})
+        self.icons[client.player_id] = None
+        await client.send({"type": "icon", "icon": None})
         await self._refresh_table_of(client)
 
     async def _refresh_table_of(self, client: Client) -> None:
+        if self.cluster is not None:
+            self.cluster.icon_changed(client)  # her table may be another node's
         table = self.tables.get(client.table or "")
         if table is not None:
             await self._broadcast_state(table, [])
@@ -777,7 +810,7 @@ class RoomService:
         self._check_hosted(client)
         await self._leave_current(client)
         await self._close_deserted(client.player_id)
-        code = self._new_code()
+        code = self._new_code(CODE_LENGTH[m.public])
         # A public table always has a turn timer (null asks for the server's), so that no
         # stranger can hold it up by not playing; a private table may have none.
         timer = m.timer if m.timer is not None else (self.public_timer if m.public else None)
@@ -829,9 +862,9 @@ class RoomService:
             if self._deserted(table):
                 await self.close_table(table)
 
-    def _new_code(self) -> str:
+    def _new_code(self, length: int) -> str:
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
             if code not in self.tables and (
                 self.cluster is None or code not in self.cluster.entries
             ):
@@ -842,6 +875,36 @@ class RoomService:
         if table is None:
             raise RoomError(f"no open table {code!r}", "no_table")
         return table
+
+    def _find(self, client: Client, code: str) -> Table:
+        """The table a join, watch or resume names; a miss spends the ``miss`` budget, and
+        once it is spent no code is looked up (guessing private codes)."""
+        self._spend(client, "miss", take=False)
+        try:
+            return self._table(code)
+        except RoomError:
+            self._spend(client, "miss")
+            raise
+
+    def _check_look(self, table: Table, client: Client) -> None:
+        """Refuse a newcomer whose name looks like that of someone at the table."""
+        if table.seat_of(client.player_id) is not None or client.player_id in table.spectators:
+            return
+        # People only: a computer player is marked as one (and one standing in for a player
+        # who left keeps her name, which must not keep her out when she comes back).
+        others = [
+            s.name
+            for s in table.seats
+            if s is not None and s.bot is None and s.player_id != client.player_id
+        ]
+        others += [self.names.get(pid, "") for pid in table.spectators]
+        for other in others:
+            if looks_alike(client.name, other):
+                raise RoomError(
+                    f"someone called {other!r} is at this table, and {client.name!r} looks "
+                    "the same: come back under another name",
+                    "look_alike",
+                )
 
     def _my_table(self, client: Client) -> Table:
         if client.table is None:
@@ -857,8 +920,9 @@ class RoomService:
             )
 
     async def join(self, client: Client, code: str, watch: bool) -> None:
-        table = self._table(code)
+        table = self._find(client, code)
         self._check_banned(table, client)
+        self._check_look(table, client)
         if client.table != table.code:
             await self._leave_current(client)
         paused = not self.connected(table)
@@ -884,8 +948,9 @@ class RoomService:
     async def resume(self, client: Client, m: p.Resume) -> None:
         """After a reconnect: the fresh state, and the events missed since ``version`` when
         this server still holds them (same epoch)."""
-        table = self._table(m.table)
+        table = self._find(client, m.table)
         self._check_banned(table, client)
+        self._check_look(table, client)
         paused = not self.connected(table)
         if client.table != table.code:
             await self._leave_current(client)
@@ -1068,9 +1133,11 @@ class RoomService:
         low, _ = table.rules.players
         if len(taken) < max(2, low):
             raise RoomError(f"at least {max(2, low)} players are needed to start", "too_few")
-        seed = table.rng.randrange(2**63)
+        # From secrets, not the table's Mersenne Twister: finished records publish their
+        # seeds, and enough of a Twister's outputs predict the rest.
+        seed = secrets.randbits(63)
         names = [table.seats[i].name for i in taken]  # type: ignore[union-attr]
-        dealer = table.rng.randrange(len(taken)) if scores is None else self._next_dealer(table)
+        dealer = secrets.randbelow(len(taken)) if scores is None else self._next_dealer(table)
         game = Game(table.rules, names, seed=seed, dealer=dealer, scores=scores)
         header = game.to_record().to_json()
         header.pop("actions")
@@ -1086,6 +1153,8 @@ class RoomService:
             config=table.config(game_seats=taken, version_base=version, notice=None),
             status="playing",
             finish=finish,
+            private=not table.public,
+            player_ids=[table.seats[i].player_id for i in taken],  # type: ignore[union-attr]
         )
         table.game = game
         table.game_seats = taken
@@ -1104,8 +1173,6 @@ class RoomService:
 
     async def act(self, client: Client, code: str, version: int) -> None:
         table = self._my_table(client)
-        if not client.actions.allow(time.monotonic()):
-            raise RoomError("too many actions: slow down", "rate_limited")
         async with table.lock:
             game = table.game
             if game is None:
@@ -1119,7 +1186,7 @@ class RoomService:
                     "stale",
                 )
             try:
-                action = Action.parse(code)
+                action = Action.parse(code, seats=game.n)
             except InvalidCode as error:
                 raise RoomError(str(error), "bad_action") from None
             reason = game.why_illegal(seat, action)
@@ -1299,8 +1366,6 @@ class RoomService:
         from una.server.verbs import run_chat
 
         table = self._my_table(client)
-        if not client.chats.allow(time.monotonic()):
-            raise RoomError("too many messages: slow down", "rate_limited")
         # A leading space is kept as a fact: it makes "una ..." ordinary chat (BYOND's rule).
         spaced = text[:1].isspace()
         await run_chat(self, table, client, p.clean_chat(text), spaced=spaced)
@@ -1387,7 +1452,7 @@ class RoomService:
                     "bot": info.bot,
                     "auto": info.auto,
                     "player_id": info.player_id,
-                    "icon": bool(info.player_id and self.icons.get(info.player_id)),
+                    "icon": self.icons.get(info.player_id) if info.player_id else None,
                     "connected": info.bot is not None or info.player_id in connected,
                     "game_seat": table.game_seats.index(index)
                     if game is not None and index in table.game_seats

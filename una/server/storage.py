@@ -171,6 +171,8 @@ players: Final = sa.Table(
     sa.Column("settings", sa.Text, nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("seen_at", UTCDateTime, nullable=False),
+    # The icon's URL (/icons/{key}.png): random, new with every icon, so ids cannot be walked.
+    sa.Column("icon_key", sa.String(32), nullable=True, unique=True),
 )
 
 tables: Final = sa.Table(
@@ -202,6 +204,10 @@ games: Final = sa.Table(
     sa.Column("engine_version", sa.String(32), nullable=True),
     sa.Column("quarantined_at", UTCDateTime, nullable=True),
     sa.Column("quarantine_reason", sa.Text, nullable=True),
+    # A private table's finished records are for its players only (JSON list of player
+    # ids, null for a computer player's seat).
+    sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("player_ids", sa.Text, nullable=True),
     sa.Index("ix_games_table_code", "table_code"),
 )
 
@@ -230,6 +236,8 @@ class PlayerRow:
     settings: dict[str, Any]
     created_at: datetime
     seen_at: datetime
+    icon_key: str | None = None
+    """Where the icon is served (``/icons/{icon_key}.png``); None without an icon."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +282,10 @@ class GameRow:
     @property
     def quarantined(self) -> bool:
         return self.quarantine_reason is not None
+    private: bool = False
+    """Played at a private table: its record is for its players only."""
+    player_ids: list[int | None] | None = None
+    """The player id of each seat (None for a computer player), when it was stored."""
 
     @property
     def finished(self) -> bool:
@@ -492,7 +504,10 @@ def _load(text: str) -> dict[str, Any]:
 
 
 def _player(row: sa.Row[Any]) -> PlayerRow:
-    return PlayerRow(row.id, row.name, row.icon, _load(row.settings), row.created_at, row.seen_at)
+    return PlayerRow(
+        row.id, row.name, row.icon, _load(row.settings), row.created_at, row.seen_at,
+        row.icon_key,
+    )  # fmt: skip
 
 
 def _table(row: sa.Row[Any]) -> TableRow:
@@ -515,6 +530,8 @@ def _game(row: sa.Row[Any], log: list[sa.Row[Any]]) -> GameRow:
         record_format=row.record_format,
         engine_version=row.engine_version,
         quarantine_reason=row.quarantine_reason,
+        private=bool(row.private),
+        player_ids=None if row.player_ids is None else json.loads(row.player_ids),
     )
 
 
@@ -667,6 +684,13 @@ class Storage:
             row = (await conn.execute(players.select().where(players.c.token_hash == digest))).one()
         return _player(row)
 
+    async def player_by_icon_key(self, key: str) -> PlayerRow | None:
+        """The player whose icon is served under ``key``, or None."""
+        self._check_open()
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(players.select().where(players.c.icon_key == key))).first()
+        return None if row is None else _player(row)
+
     async def player(self, player_id: int) -> PlayerRow | None:
         self._check_open()
         async with self._engine.connect() as conn:
@@ -706,6 +730,7 @@ class Storage:
             if icon is not None and not isinstance(icon, bytes):
                 raise TypeError(f"icon must be bytes or None, not {type(icon).__name__}")
             values["icon"] = icon
+            values["icon_key"] = None if icon is None else secrets.token_urlsafe(16)
         if settings is not None:
             values["settings"] = _dump(settings, "settings")
         async with self._engine.begin() as conn:
@@ -938,12 +963,17 @@ class Storage:
         config: dict[str, Any] | None = None,
         status: str | None = None,
         finish: tuple[int, dict[str, Any]] | None = None,
+        private: bool = False,
+        player_ids: list[int | None] | None = None,
     ) -> int:
         """A new game at an open table; ``header`` is its record without actions. Its id.
 
         One transaction does it all: ``finish`` (a game id and its result) ends the game it
         replaces, and ``config`` and ``status`` are the table's new ones, so that a crash
         leaves either the old match or the new one, never half of each.
+
+        ``private``: its record is for ``player_ids`` only (each seat's player, None for a
+        computer player).
         """
         self._check_open()
         if not isinstance(header, dict):
@@ -976,6 +1006,8 @@ class Storage:
                     engine_version=None
                     if engine_version is None
                     else _text(engine_version, "engine_version"),
+                    private=bool(private),
+                    player_ids=None if player_ids is None else json.dumps(player_ids),
                 )
                 .returning(games.c.id)
             )

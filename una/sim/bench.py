@@ -8,7 +8,8 @@ never catches and always calls UNO, so there is nothing to offer).
 
 :func:`core_playout` times the same hands in the compiled core
 (:func:`una.engine.fast.random_playouts`): the same rules, deal and policy, with the
-whole loop, policy included, in C.
+whole loop, policy included, in C, for every rule set the core plays. ``una bench``
+reports every preset.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ class Throughput:
     seconds: float
     #: ``"python"`` (the pure-Python engine) or ``"c"`` (the compiled core)
     engine: str = "python"
+    #: the rule set played (a preset name, or a preset with its overrides)
+    rules: str = "standard"
 
     @property
     def games_per_second(self) -> float:
@@ -49,6 +52,7 @@ class Throughput:
     def to_json(self) -> dict[str, float | int | str]:
         return {
             "engine": self.engine,
+            "rules": self.rules,
             "players": self.players,
             "games": self.games,
             "moves": self.moves,
@@ -79,18 +83,24 @@ def playout(
             assert seat is not None
             game.apply(seat, pick(game.legal_actions(seat), rng))
             moves += 1
-    return Throughput(players, games, moves, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    return Throughput(players, games, moves, seconds, rules=str(ruleset))
 
 
-def core_playout(players: int, games: int, seed: int = 0) -> Throughput | None:
-    """:func:`playout` in the compiled core (standard rules), or ``None`` if it is not built.
+def core_playout(
+    players: int, games: int, seed: int = 0, rules: RuleSet | str = "standard"
+) -> Throughput | None:
+    """:func:`playout` in the compiled core, or ``None`` if it is not built or does not
+    play ``rules`` (:func:`una.engine.fast.why_unsupported` says why).
 
-    >>> result = core_playout(2, 3, seed=1)
-    >>> result is None or (result.games, result.engine) == (3, "c")
+    >>> result = core_playout(2, 3, seed=1, rules="telegram")
+    >>> result is None or (result.games, result.engine, result.rules) == (3, "c", "telegram")
     True
     """
-    if not fast.available():
+    ruleset = rules if isinstance(rules, RuleSet) else RuleSet.from_json(rules)
+    if not fast.supports(ruleset, players):
         return None
     start = time.perf_counter()
-    result = fast.random_playouts(players, games, seed)
-    return Throughput(players, games, result.moves, time.perf_counter() - start, engine="c")
+    result = fast.random_playouts(players, games, seed, ruleset)
+    seconds = time.perf_counter() - start
+    return Throughput(players, games, result.moves, seconds, engine="c", rules=str(ruleset))

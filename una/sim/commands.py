@@ -132,30 +132,44 @@ def bench_main(
         fail(f"--players: seat counts from 2 to 10, not {players!r}")
     if games < 1:
         fail(f"--games: must be 1 or more, not {games}")
-    results = [playout(p, games, seed) for p in counts]
-    # The compiled core (una/engine/_fastcore.c), when it is built: the same hands in C.
-    cores = [r for r in (core_playout(p, games, seed) for p in counts) if r is not None]
+    from una.engine import fast
+    from una.engine.presets import PRESETS
+
+    presets = sorted(PRESETS)
+    results = [playout(p, games, seed, preset) for preset in presets for p in counts]
+    # The compiled core (una/engine/_fastcore.c), where it is built and plays the rules.
+    cores = [
+        r
+        for preset in presets
+        for r in (core_playout(p, games, seed, preset) for p in counts)
+        if r is not None
+    ]
     if as_json:
         typer.echo(
             json.dumps(
                 {
-                    "rules": "standard",
+                    "presets": presets,
                     "runs": [r.to_json() for r in results],
                     "core_runs": [r.to_json() for r in cores],
+                    "not_in_core": {
+                        preset: fast.why_unsupported(preset)
+                        for preset in presets
+                        if not fast.supports(preset)
+                    },
                 }
             )
         )
         return
-    out = RichTable(
-        title=f"Engine random playouts: {games:,} hands of standard rules per seat count"
-    )
-    columns = ("engine", "players", "seconds", "games/s", "moves/s", "moves/game", "speedup")
+    out = RichTable(title=f"Engine random playouts: {games:,} hands per preset and seat count")
+    columns = ("rules", "engine", "players", "seconds", "games/s", "moves/s", "moves/game",
+               "speedup")  # fmt: skip
     for name in columns:
         out.add_column(name, justify="right")
-    by_players = {r.players: r for r in results}
-    for r in sorted(results + cores, key=lambda r: (r.players, r.engine != "python")):
-        speedup = r.games_per_second / by_players[r.players].games_per_second
+    python = {(r.rules, r.players): r for r in results}
+    for r in sorted(results + cores, key=lambda r: (r.rules, r.players, r.engine != "python")):
+        speedup = r.games_per_second / python[r.rules, r.players].games_per_second
         out.add_row(
+            r.rules,
             "Python" if r.engine == "python" else "C core",
             str(r.players),
             f"{r.seconds:.3f}",
@@ -165,8 +179,13 @@ def bench_main(
             f"{speedup:,.0f}x" if r.engine == "c" else "",
         )
     console.print(out)
-    if not cores:
-        console.print("The C core is not built (see docs/benchmarks.md): pure Python only.")
+    if not fast.available():
+        console.print("The compiled core is not built (see docs/benchmarks.md): Python only.")
+        return
+    for preset in presets:
+        reason = fast.why_unsupported(preset)
+        if reason is not None:
+            console.print(f"{preset}: pure Python only ({reason[:120]})")
 
 
 def _soak_main(console: Console, hands: int, seed: int, jobs: int, as_json: bool) -> None:

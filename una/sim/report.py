@@ -18,8 +18,11 @@ def summarize(config: SimConfig, results: Sequence[GameResult], seconds: float) 
     Per bot (every seat with the same spec counts for it): ``seats`` it fills at each
     table, ``wins`` (games won by one of its seats), ``win_rate`` and its Wilson ``ci95``,
     and per seat and game its ``mean_points`` (points of the hand, or match totals) and
-    ``mean_turns`` (turn actions: plays, draws, passes, challenges, colors).
+    ``mean_turns`` (turn actions: plays, draws, passes, challenges, colors). ``engine``
+    says which engine played the games: ``"c"`` (the compiled core) or ``"python"``.
     """
+    from una.sim.runner import core_unsupported
+
     games = len(results)
     actions = sum(r.actions for r in results)
     hands = sum(r.hands for r in results)
@@ -56,6 +59,7 @@ def summarize(config: SimConfig, results: Sequence[GameResult], seconds: float) 
         "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 1) if seconds > 0 else None,
         "moves_per_game": round(actions / games, 2) if games else 0.0,
+        "engine": "python" if core_unsupported(config) else "c",
         "bots": bots,
     }
 
@@ -90,6 +94,7 @@ def table(summary: dict[str, Any]) -> RichTable:
     out.caption = (
         f"points and turns: means per seat and game. {summary['seconds']:.2f} s, "
         f"{rate if rate is not None else '-'} games/s, "
-        f"{summary['moves_per_game']:.1f} moves per game"
+        f"{summary['moves_per_game']:.1f} moves per game, "
+        f"{'in the C core' if summary['engine'] == 'c' else 'on the Python engine'}"
     )
     return out

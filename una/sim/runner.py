@@ -10,6 +10,11 @@ Every random choice of game ``i`` (the engine's shuffles, each seat's bot genera
 derived from the master seed and ``i`` alone, so results do not depend on the number of
 worker processes or on the order in which they finish.
 
+When every seat holds the ``random`` bot and the compiled core plays the rules
+(:func:`core_unsupported`), the games run in C (:func:`una.engine.fast.sim_games`): the
+same engine, the same bot policy on the same ``random.Random`` generators, so the same
+results as the Python driver, game for game (``tests/sim/test_runner.py`` checks it).
+
 >>> config = SimConfig(RuleSet.from_json("standard"), players=2, games=4,
 ...                    bots=("heuristic", "random"), seed=1)
 >>> results = run(config)
@@ -29,10 +34,11 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from una.bots.registry import make_bot
+from una.bots.registry import make_bot, parse_spec
+from una.engine import fast
 from una.engine.game import Game
 from una.engine.rules import RuleSet
-from una.sim.driver import Table
+from una.sim.driver import MAX_ACTIONS_PER_HAND, Table
 
 
 @dataclass(frozen=True)
@@ -105,10 +111,61 @@ def play_game(config: SimConfig, index: int) -> GameResult:
     )
 
 
+def core_unsupported(config: SimConfig) -> str | None:
+    """Why ``config``'s games cannot run in the compiled core (``None``: they can)."""
+    if any(parse_spec(spec)[0] != "random" for spec in config.bots):
+        return "only random bots are played in the C core"
+    if config.record_dir is not None:
+        return "game records are written by the Python engine"
+    return fast.sim_unsupported(config.rules, config.players)
+
+
+#: Games per call into the C core (results come back, and progress shows, per batch).
+CORE_BATCH = 256
+
+
+def play_games_in_core(config: SimConfig, indices: range) -> list[GameResult]:
+    """Games ``indices`` of ``config`` in the compiled core: what :func:`play_game` gives
+    for each, with random bots (see :func:`core_unsupported`)."""
+    n = config.players
+    seats = config.seats
+    master = config.seed
+    blake2b = hashlib.blake2b
+
+    def seed_of(text: str) -> int:  # derive_seed, with the repr written out (speed)
+        return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
+
+    specs = []
+    seeds = []
+    for index in indices:
+        shift = index % n
+        specs.append(tuple(seats[(s + shift) % n] for s in range(n)))
+        dealer = (index // n) % n
+        game = seed_of(f"({master!r}, 'game', {index!r})")
+        bots = [seed_of(f"({master!r}, 'bot', {index!r}, {s!r})") for s in range(n)]
+        seeds.append((game, dealer, bots))
+    played = fast.sim_games(
+        config.rules, config.players, seeds, config.matches, MAX_ACTIONS_PER_HAND
+    )
+    return [
+        GameResult(index, bots, winner, points, turns, actions, hands)
+        for index, bots, (winner, points, turns, actions, hands) in zip(
+            indices, specs, played, strict=True
+        )
+    ]
+
+
 def iter_games(config: SimConfig, jobs: int = 1) -> Iterator[GameResult]:
-    """The results of every game, in game order, played by ``jobs`` processes."""
+    """The results of every game, in game order, played by ``jobs`` processes (or in the
+    compiled core, in this one, when it plays them: it is faster than any pool)."""
     if config.record_dir is not None:
         config.record_dir.mkdir(parents=True, exist_ok=True)
+    if core_unsupported(config) is None:
+        for start in range(0, config.games, CORE_BATCH):
+            yield from play_games_in_core(
+                config, range(start, min(start + CORE_BATCH, config.games))
+            )
+        return
     if jobs <= 1 or config.games < 2:
         for index in range(config.games):
             yield play_game(config, index)

@@ -5,7 +5,7 @@ Two small tables in the same database (the :class:`~una.server.storage.Storage`'
 chat's state as JSON: its language, its modes, who registered, the table it plays at and the
 ids of the messages the bot edits.
 
-The tables are made by the server's Alembic revision ``0004_telegram_tables`` (run by
+The tables are made by the server's Alembic revision ``0006_telegram_tables`` (run by
 ``Storage.open``), like every other table. No clear token is stored: the database keeps only
 the players' token hashes, and the bot gives a user a new token (``Storage.new_token``) the
 first time this process logs her in, kept in memory (``UserRow.token``).

@@ -1,7 +1,7 @@
 // The Una browser client: it holds no rules. It shows what the server's views say, offers
 // what view.legal allows, and sends the player's choices as protocol messages (docs/protocol.md).
 
-import { avatar, bumpIcons } from "./avatar.js";
+import { avatar } from "./avatar.js";
 import { installDefs } from "./cards.js";
 import { $, h, replace } from "./dom.js";
 import { getLang, setLang, t } from "./i18n.js";
@@ -159,6 +159,12 @@ class App {
     this.conn.connect();
   }
 
+  /** The headers that prove who we are over HTTP (a private table's game records). */
+  authHeaders() {
+    const token = store.get("token");
+    return token ? { Authorization: `Bearer ${token}` } : {};
+  }
+
   send(message) {
     const sent = this.conn.send(message);
     if (!sent) this.toast(t("app.offline"), "error");
@@ -227,8 +233,7 @@ class App {
         else this.toast(m.text);
         break;
       case "icon":
-        if (this.player) this.player.icon = !!m.icon;
-        bumpIcons();
+        if (this.player) this.player.icon = m.icon || null;
         this.renderPlayerChip();
         this.profile.iconChanged(!!m.icon);
         if (this.screen === "table" && this.state) this.tableView.update(this.state, this.state);

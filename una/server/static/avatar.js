@@ -1,14 +1,8 @@
-// Player icons: the uploaded one (/icons/{id}.png) when the player has one, else an avatar
-// generated from the name (a colored disc with initials; a robot face for computers).
+// Player icons: the uploaded one (/icons/{key}.png, the key the server gives in `icon`; a
+// new key with every new icon) when the player has one, else an avatar generated from the
+// name (a colored disc with initials; a robot face for computers).
 
 import { h, s } from "./dom.js";
-
-let stamp = Date.now();
-
-/** Call when an icon changed, so browsers fetch it again. */
-export function bumpIcons() {
-  stamp = Date.now();
-}
 
 function hash(text) {
   let value = 2166136261;
@@ -47,10 +41,9 @@ export function generatedAvatar(name, { bot = false, size = 40 } = {}) {
 
 /** The icon of a seat ({name, player_id, icon, bot}) or a player ({id, name, icon}). */
 export function avatar(who, size = 40) {
-  const id = who.player_id ?? who.id;
-  if (who.icon && id) {
+  if (typeof who.icon === "string" && who.icon) {
     const img = h("img", { class: "avatar avatar-img", width: size, height: size, alt: String(who.name || ""),
-      src: `/icons/${encodeURIComponent(id)}.png?v=${stamp}` });
+      src: `/icons/${encodeURIComponent(who.icon)}.png` });
     img.addEventListener("error", () => img.replaceWith(generatedAvatar(who.name, { size })), { once: true });
     return img;
   }

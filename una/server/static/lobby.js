@@ -134,7 +134,7 @@ export class LobbyView {
   }
 
   codePanel() {
-    const code = h("input", { id: "join-code", class: "code-input", maxlength: 8, placeholder: t("lobby.codeph"),
+    const code = h("input", { id: "join-code", class: "code-input", maxlength: 16, placeholder: t("lobby.codeph"),
       autocomplete: "off", "aria-label": t("lobby.code") });
     const join = (watch) => {
       const value = code.value.trim().toUpperCase();

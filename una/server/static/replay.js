@@ -62,6 +62,11 @@ export class ReplayView {
     return [...Array(Number(p) || 0).keys()].map((i) => `#${i}`);
   }
 
+  // A private table's records are for its players: they prove it with their token.
+  auth() {
+    return this.app.authHeaders?.() ?? {};
+  }
+
   get total() {
     return this.record ? this.record.actions.length : 0;
   }
@@ -69,7 +74,7 @@ export class ReplayView {
   async load() {
     this.render();
     try {
-      const response = await fetch(`/games/${this.id}.json`);
+      const response = await fetch(`/games/${this.id}.json`, { headers: this.auth() });
       const data = await response.json().catch(() => ({}));
       if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
       if (!Array.isArray(data.actions)) throw new Error("no actions in the record");
@@ -86,7 +91,7 @@ export class ReplayView {
   async loadViews() {
     const query = this.seat === "" ? "" : `?seat=${encodeURIComponent(this.seat)}`;
     try {
-      const response = await fetch(`/games/${this.id}/views${query}`);
+      const response = await fetch(`/games/${this.id}/views${query}`, { headers: this.auth() });
       if (!response.ok) throw new Error(String(response.status));
       const data = await response.json();
       if (!Array.isArray(data.views) || data.views.length !== this.total + 1) throw new Error("bad views");

@@ -4,8 +4,8 @@ Before this revision the bot made ``tg_users`` and ``tg_chats`` itself, and ``tg
 each user's clear player token. Existing tables are kept and that column dropped: the bot
 gives a user a new token (``Storage.new_token``) when it logs her in again.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-12-01
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0004"
-down_revision: str | Sequence[str] | None = "0003"
+revision: str = "0006"
+down_revision: str | Sequence[str] | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
