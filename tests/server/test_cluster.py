@@ -18,6 +18,8 @@ from typing import Any
 from PIL import Image
 from serverkit import UNA, Player, Server, free_port, play_until_over, sql
 
+from una.server.protocol import BUDGETS
+
 LEASE = "2.0"  # seconds: a killed node's tables are taken over within about 3 s
 
 
@@ -176,7 +178,16 @@ def test_across_nodes_an_icon_shows_and_a_look_alike_name_is_refused(
         # And that socket is still its node's own: its lobby answers.
         await impostor.send({"type": "lobby"})
         assert code in [t["code"] for t in (await impostor.expect("lobby"))["tables"]]
-        for player in (ann, bob, impostor):
+        # Guessing codes on the other node: once its misses are spent, a right code is not
+        # looked up either (the owner's own budget for that socket would still be fresh).
+        guesser = await Player(b, "Cid").connect()
+        for _ in range(int(BUDGETS["miss"].burst)):  # watch: join's own budget stays full
+            await guesser.send({"type": "watch", "table": "ZZZZZ"})
+            assert (await guesser.expect("error"))["code"] == "no_table"
+        await guesser.send({"type": "join", "table": code})
+        error = await guesser.expect("error")
+        assert error["code"] == "rate_limited" and "table codes" in error["message"], error
+        for player in (ann, bob, impostor, guesser):
             await player.close()
 
     try:
