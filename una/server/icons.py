@@ -70,3 +70,7 @@ def make_icon(data: bytes) -> bytes:
     out = io.BytesIO()
     canvas.save(out, "PNG")
     return out.getvalue()
+
+
+#: The icons that come with the game (the browser draws each; /reset-icon picks one).
+BUILTIN_ICONS = ("star", "moon", "sun", "heart", "clover", "crown", "anchor", "bolt")
