@@ -102,7 +102,7 @@ def test_say_color_who_info_and_icons(server: Server) -> None:
 
 def test_challenge_names_a_player_and_asks_when_no_name_is_given(server: Server) -> None:
     async def scenario() -> None:
-        ann, bob = await two_at(server)
+        ann, _ = await two_at(server)
         told = (await reply(ann, "/challenge"))["text"]
         assert told.startswith("Nobody can be challenged now")
         assert "Nobody called 'Zed'" in (await reply(ann, "/challenge Zed"))["text"]
@@ -170,7 +170,7 @@ def test_endhand_scores_the_hand_and_deals_a_new_hand_of_the_same_game(server: S
 
 def test_startgame_as_the_only_person_starts_a_new_game(server: Server) -> None:
     async def scenario() -> None:
-        code, (ann,) = await seated(server, ["Ann"], public=False, seats=3, bots=2)
+        _, (ann,) = await seated(server, ["Ann"], public=False, seats=3, bots=2)
         names = [d["name"] for d in (await ann.expect("state"))["table"]["seats_detail"]]
         assert names == ["Ann", "Ada", "Bruno"]  # short, distinct, as una play names them
         assert set(names[1:]) <= set(BOT_NAMES)
