@@ -274,6 +274,9 @@ def test_kobe_locks_its_holders_other_cards() -> None:
     assert not any(code.startswith("play") for code in legal(game, 0))
     with pytest.raises(IllegalAction, match="Kobe locks seat 0"):
         game.apply(0, "play R1")
+    assert game.view_for(0).locked_by == Card.parse("KOBE")  # the view says why
+    assert game.view_for(0).to_json()["locked_by"] == "KOBE"
+    assert game.view_for(1).locked_by is None and game.view_for(None).locked_by is None
     game = byond("KOBE R1 R2 R3 G4 G5 B6", B, C, first="Y9")
     assert {code for code in legal(game, 0) if code.startswith("play")} == {"play KOBE"}
     game.apply(0, "play KOBE")
@@ -281,6 +284,7 @@ def test_kobe_locks_its_holders_other_cards() -> None:
     game.apply(2, "play Y4")
     give(game, 0, "R1 R2 Y3")
     assert "play Y3" in legal(game, 0)  # no Kobe held: no lock
+    assert game.view_for(0).locked_by is None
     assert game.card_points(Card.parse("KOBE")) == 666
 
 

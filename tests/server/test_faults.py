@@ -373,6 +373,9 @@ def test_a_lone_human_cannot_end_hand_after_hand(server: Server) -> None:
         await started([ann])
         first = ann.state["game_id"]  # type: ignore[index]
         await ann.send({"type": "chat", "text": "/endhand"})
+        while ann.view["phase"] != "hand_over":  # type: ignore[index]
+            await ann.expect("state")
+        await ann.send({"type": "start"})
         while ann.view["hand_number"] != 2:  # type: ignore[index]
             await ann.expect("state")
         assert ann.state["game_id"] == first  # a new hand of the same game

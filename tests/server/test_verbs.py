@@ -138,10 +138,14 @@ def test_endhand_scores_the_hand_and_deals_a_new_hand_of_the_same_game(server: S
         await play_until_over([ann, bob], moves=4)
         await say(bob, "/endhand")
         await say(ann, "/endhand")
+        while ann.view["phase"] != "hand_over":  # type: ignore[index]
+            await ann.expect("state")
+        scores = ann.view["scores"]  # type: ignore[index]
+        assert ann.view["hand_points"] == scores  # type: ignore[index]  # the first hand
+        await bob.send({"type": "start"})  # a new hand of the same game
         while ann.view["hand_number"] != 2:  # type: ignore[index]
             await ann.expect("state")
         assert ann.state["game_id"] == game_id  # type: ignore[index]
-        scores = ann.view["scores"]  # type: ignore[index]
         assert any(scores)
         # /endgame: the final standings are those of the hands played, as after any match.
         await asyncio.sleep(1.0)

@@ -44,7 +44,8 @@ class View:
 
     ``seating`` lists the players in their order around the table (Musical Chairs and Dance
     Fever change it); ``out`` the players out of the hand so far, in order; ``set_aside``
-    how many cards each player set aside when she quit the hand (Quitter).
+    how many cards each player set aside when she quit the hand (Quitter); ``locked_by``
+    the card that keeps the rest of this seat's hand from being played (Kobe).
     """
 
     seat: int | None
@@ -75,6 +76,9 @@ class View:
     hand_ranking: tuple[int, ...] | None = None
     seating: tuple[int, ...] = ()
     set_aside: tuple[int, ...] = ()
+    #: The card in this seat's hand that locks the others (Kobe): none of them may be
+    #: played until it is.
+    locked_by: Card | None = None
 
     @property
     def hand_over(self) -> bool:
@@ -118,6 +122,7 @@ class View:
             "hand_ranking": None if self.hand_ranking is None else list(self.hand_ranking),
             "seating": list(self.seating),
             "set_aside": list(self.set_aside),
+            "locked_by": self.locked_by.code if self.locked_by else None,
         }
 
 
@@ -130,8 +135,10 @@ def view_for(game: Game, seat: int | None) -> View:
     revealed: tuple[Reveal, ...] = ()
     legal: tuple[Action, ...] = ()
     drawn = None
+    locked_by = None
     if seat is not None:
         hand = tuple(sorted(game.hands[seat], key=_sort_key))
+        locked_by = next((c for c in hand if c in game.lock_cards), None)
         legal = tuple(game.legal_actions(seat))
         if game.to_act == seat:
             drawn = game.drawn
@@ -169,6 +176,7 @@ def view_for(game: Game, seat: int | None) -> View:
         hand_ranking=result.ranking if result else None,
         seating=tuple(game.seating),
         set_aside=tuple(len(cards) for cards in game.set_aside),
+        locked_by=locked_by,
     )
 
 

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from una import __version__
 from una.engine import PRESETS, SWITCHES, Record, RuleSet
+from una.engine.effects import effect_table
 from una.engine.events import Event
 from una.server import protocol as p
 from una.server.rooms import SEND_QUEUE, Client, RoomService
@@ -209,7 +210,36 @@ def catalog() -> dict[str, Any]:
         name: {"levels": list(entry.levels), "description": entry.description}
         for name, entry in BOTS.items()
     }
-    return {"presets": presets, "switches": switches, "bots": bots}
+    return {"presets": presets, "switches": switches, "bots": bots, "cards": special_cards()}
+
+
+def special_cards() -> dict[str, dict[str, Any]]:
+    """Each special card of the Alupula and BYOND decks (its own effect, beyond the classic
+    deck): its name, points and what it does, from its effect's description (one source:
+    the engine's docstring).
+
+    >>> special_cards()["KOBE"]["points"], special_cards()["KOBE"]["description"][:18]
+    (666, 'While held, its ho')
+    """
+    cards: dict[str, dict[str, Any]] = {}
+    for name in ("alupula", "byond"):
+        rules = RuleSet.preset_named(name)
+        for card, effect in effect_table(rules).items():
+            module = type(effect).__module__.rsplit(".", 1)[-1]
+            if module not in ("alupula", "byond") or card.code in cards:
+                continue
+            first = (type(effect).__doc__ or "").split("\n\n")[0]
+            text = " ".join(first.replace("``", "").split())
+            cards[card.code] = {
+                "name": card.name,
+                "points": rules.points(card),
+                "description": text,
+                "presets": [],
+            }
+        for card in set(rules.deck()):
+            if card.code in cards and name not in cards[card.code]["presets"]:
+                cards[card.code]["presets"].append(name)
+    return dict(sorted(cards.items()))
 
 
 async def socket(websocket: WebSocket) -> None:

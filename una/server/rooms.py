@@ -1288,10 +1288,10 @@ class RoomService:
             # who asked); BYOND ends at once, "at the end of the current turn" being now.
             await self._commit(table, by, Action.parse(kind), auto=False)
             if kind == "endhand":
+                # The hand's scores are shown as after any hand; the game goes on with a
+                # new hand when somebody deals it (BYOND: "click the Una card"), or the
+                # computer players, when no person is seated.
                 table.hand_ended_at = time.monotonic()
-                if not game.match_over:
-                    # "the game continues with a new hand" (BYOND): dealt at once.
-                    await self._commit(table, by, Action.parse("deal"), auto=True)
 
     # ------------------------------------------------------------ messages
 

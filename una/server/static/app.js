@@ -212,6 +212,11 @@ class App {
         applyLobby(this, m);
         if (this.screen === "lobby") this.lobbyView.render();
         break;
+      case "lines":
+        // the table's recent log: shown now if the table is on screen, else when it is
+        if (this.tableView && this.screen === "table") this.tableView.chat.load(m.lines || []);
+        else this.pendingLines = m.lines || [];
+        break;
       case "joined":
         this.tableCode = m.table;
         this.rememberTable(m.table, -1);
@@ -223,11 +228,15 @@ class App {
         this.tableView?.chat.add({ kind: "chat", from: m.from, text: m.text, playerId: m.player_id });
         break;
       case "system":
-        if (this.tableView && this.screen === "table") this.tableView.chat.add({ kind: "system", text: m.text });
+        if (this.tableView && this.screen === "table") this.tableView.chat.add({ kind: "system", text: m.text, choose: m.choose });
         else this.toast(m.text);
+        if (m.open === "icon") this.profile.open();
         break;
       case "icon":
-        if (this.player) this.player.icon = !!m.icon;
+        if (this.player) {
+          this.player.icon = !!m.icon;
+          this.player.builtin_icon = m.builtin || null;
+        }
         bumpIcons();
         this.renderPlayerChip();
         this.profile.iconChanged(!!m.icon);
@@ -423,6 +432,14 @@ class App {
   showTable() {
     if (!this.tableView) this.tableView = new TableView(this);
     this.setScreen("table", this.tableView.el);
+    if (this.pendingLines) {
+      this.tableView.chat.load(this.pendingLines);
+      this.pendingLines = null;
+    }
+  }
+
+  kick(name) {
+    if (window.confirm(t("table.kickconfirm", { name }))) this.send({ type: "kick", player: name });
   }
 
   showReplay(id) {

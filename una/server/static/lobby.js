@@ -8,7 +8,7 @@ import { RULES as EMBEDDED } from "./rules-data.js";
 let rulesData = EMBEDDED;
 let rulesAsked = false;
 
-async function fetchRules(onLoaded) {
+export async function fetchRules(onLoaded) {
   if (rulesAsked) return;
   rulesAsked = true;
   try {
