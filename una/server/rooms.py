@@ -804,7 +804,8 @@ class RoomService:
         table = self._table(m.table)
         self._check_banned(table, client)
         paused = not self.connected(table)
-        if client.table != table.code:
+        arriving = client.table != table.code  # a new page (a reload) has no log yet
+        if arriving:
             await self._leave_current(client)
             self._place(client, table)
             if table.seat_of(client.player_id) is None:
@@ -815,7 +816,7 @@ class RoomService:
         if m.epoch == self.epoch and table.history and m.version >= table.history[0][0] - 1:
             missed = [events for version, events in table.history if version > m.version]
         table.empty_since = None
-        if missed is None:
+        if missed is None or arriving:
             await self._send_lines(table, client)
         await client.send(self._state_message(table, client, missed or [], fresh=missed is None))
         await self._tell_notice(table, client)

@@ -216,6 +216,7 @@ class App {
         // the table's recent log: shown now if the table is on screen, else when it is
         if (this.tableView && this.screen === "table") this.tableView.chat.load(m.lines || []);
         else this.pendingLines = m.lines || [];
+        this.linesLoaded = true; // they hold the events the next state brings as missed
         break;
       case "joined":
         this.tableCode = m.table;
@@ -318,7 +319,8 @@ class App {
     document.body.dataset.phase = m.view ? m.view.phase : m.table.status;
     if (this.screen !== "table" || !this.tableView) this.showTable();
     if (!prev && m.events?.length === 0) this.tableView.chat.add({ kind: "system", text: t("table.code", { code: m.table.code }) });
-    for (const line of m.events || []) this.tableView.chat.add({ kind: "event", text: line });
+    if (!this.linesLoaded) for (const line of m.events || []) this.tableView.chat.add({ kind: "event", text: line });
+    this.linesLoaded = false;
     this.tableView.update(m, prev);
   }
 

@@ -284,8 +284,8 @@ export class TableView {
       title: t("table.drawpile", { n: view.draw_pile }),
       onclick: () => this.draw(),
     }, cardBack(), h("span", { class: "pile-count" }, String(view.draw_pile)));
-    const top = cardSvg(view.top, { label: cardName(view.top) });
     const what = cardHelp(view.top);
+    const top = cardSvg(view.top, { label: what ? `${cardName(view.top)} — ${what}` : cardName(view.top) });
     const discard = h("div", { class: "discard", title: `${t("table.discard", { n: view.discard_pile })}${what ? ` — ${what}` : ""}`,
       style: { "--ring": view.color ? `var(--c-${view.color})` : "transparent" } }, top);
     const colorInfo = h("div", { class: "color-info" },
@@ -569,7 +569,7 @@ export class TableView {
           this.playCard(code);
         },
         onfocus: () => { this.focusIndex = index; },
-      }, cardSvg(code, { label: cardName(code) }));
+      }, cardSvg(code, { label: title }));  // (the picture's own title is what hovering shows)
       if (help || locked) this.holdToRead(button, title);
       return button;
     });
