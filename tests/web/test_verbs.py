@@ -154,7 +154,8 @@ def test_a_phone_keeps_the_bars_usable_over_the_hand_summary(pages: Pages, artif
     assert bar is not None and overlay is not None and overlay["y"] >= bar["y"] + bar["height"]
     for selector in ("#lang-toggle", "#theme-toggle", ".chat-toggle", ".table-bar .leave"):
         hit = ann.evaluate(
-            """sel => { const el = document.querySelector(sel); const r = el.getBoundingClientRect();
+            """sel => { const el = document.querySelector(sel);
+                const r = el.getBoundingClientRect();
                 const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
                 return el === top || el.contains(top); }""",
             selector,
