@@ -166,6 +166,13 @@ def test_endhand_scores_the_hand_and_deals_a_new_hand_of_the_same_game(server: S
         for actor, code in record.actions[: codes.index("endhand")]:
             game.apply(actor, code)
         assert game.hand_scores() == scores
+        # The game is in each player's list of finished games; its replay knows who sat where.
+        await ann.send({"type": "games"})
+        listed = (await ann.expect("games"))["games"]
+        assert [g["id"] for g in listed] == [game_id] and listed[0]["players"] == ["Ann", "Bob"]
+        status, body = server.get(f"/games/{game_id}/views")
+        seats = json.loads(body)["seats"]
+        assert [s["player_id"] for s in seats] == [ann.player_id, bob.player_id]
         for player in (ann, bob):
             await player.close()
 

@@ -6,12 +6,14 @@ off the page (and, for the scores, off the engine's replay of the stored record)
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
 
 pytest.importorskip("playwright.sync_api")
 
+from PIL import Image
 from playwright.sync_api import expect
 from webkit import Pages, Server, create_table, login
 
@@ -204,3 +206,35 @@ def test_kicking_asks_first(pages: Pages) -> None:
     kick.click()
     expect(bob.locator(".lobby-create")).to_be_visible()
     expect(bob.locator(".toast.error")).to_contain_text(code)
+
+
+def test_finished_games_are_listed_and_replays_show_icons(pages: Pages) -> None:
+    ann = pages.new("/")
+    login(ann, "Replayer")
+    create_table(ann, seats=2, bots=1, target=500)
+    # The icon chooser, opened by /set-icon.
+    say(ann, "/set-icon")
+    dialog = ann.locator("#profile-dialog")
+    expect(dialog).to_be_visible()
+    buffer = io.BytesIO()
+    Image.new("RGB", (40, 40), (30, 90, 200)).save(buffer, "PNG")
+    ann.locator("#icon-file").set_input_files(
+        files=[{"name": "me.png", "mimeType": "image/png", "buffer": buffer.getvalue()}]
+    )
+    dialog.locator(".save-icon").click()
+    expect(ann.locator(".toast", has_text="Icon saved")).to_be_visible()
+    ann.keyboard.press("Escape")
+    ann.locator("button.start").click()
+    expect(ann.locator(".turn-line")).not_to_be_empty()
+    game_id = state(ann)["game_id"]
+    say(ann, "/endgame")
+    expect(ann.locator(".match-summary")).to_be_visible()
+    ann.locator(".leave-over").click()
+    mine = ann.locator(f'.my-game[data-id="{game_id}"]')
+    expect(mine).to_be_visible()
+    expect(mine.locator("a.replay-link")).to_have_attribute("href", f"/?replay={game_id}")
+    player_id = ann.evaluate("window.una.player.id")
+    replay = pages.new(f"/?replay={game_id}")
+    icon = replay.locator(f'.seat img.avatar-img[src*="/icons/{player_id}.png"]')
+    expect(icon).to_be_visible()
+    expect(replay.locator('.seat[data-name="Ada"] .badge.bot')).to_be_visible()

@@ -147,6 +147,8 @@ def create_app(
         def lines(events: list[Event]) -> list[str]:
             return [event.visible_to(seat).describe(game.names) for event in events]
 
+        storage: Storage = request.app.state.storage
+        people = await storage.game_seats(int(request.path_params["game_id"]))
         views = [game.view_for(seat).to_json()]
         events: list[list[str]] = []  # events[k]: what action k caused
         for actor, code in record.actions:
@@ -157,6 +159,11 @@ def create_app(
                 "game_id": int(request.path_params["game_id"]),
                 "seat": seat,
                 "players": game.names,
+                # who played each seat (null: a computer), for the players' icons
+                "seats": [
+                    {"player_id": people[i][0], "icon": people[i][1]} if i in people else None
+                    for i in range(game.n)
+                ],
                 "rules": record.rules.to_json(),
                 "actions": [[actor, code] for actor, code in record.actions],
                 "views": views,

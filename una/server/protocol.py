@@ -152,6 +152,13 @@ class ResetIcon(Message):
 
 
 @dataclass(frozen=True)
+class Games(Message):
+    """The finished games this player took part in, newest first (with replay links)."""
+
+    type: ClassVar[str] = "games"
+
+
+@dataclass(frozen=True)
 class Resume(Message):
     """After a reconnect: the table and the last version the client saw."""
 
@@ -178,7 +185,7 @@ MESSAGES: dict[str, type[Message]] = {
     cls.type: cls
     for cls in (
         Hello, Lobby, Create, Join, Watch, Sit, Stand, Leave, Kick, Start, Act, Chat, Auto,
-        SetIcon, ResetIcon, Resume, Settings, Ping,
+        SetIcon, ResetIcon, Games, Resume, Settings, Ping,
     )
 }  # fmt: skip
 

@@ -555,6 +555,9 @@ class RoomService:
             await self.set_icon(client, m.image)
         elif isinstance(m, p.ResetIcon):
             await self.reset_icon(client)
+        elif isinstance(m, p.Games):
+            games = await self.storage.finished_games(client.player_id)
+            await client.send({"type": "games", "games": games})
         elif isinstance(m, p.Settings):
             await self.save_settings(client, m.settings)
 
@@ -1016,6 +1019,11 @@ class RoomService:
             config=table.config(game_seats=taken, version_base=version, notice=None),
             status="playing",
             finish=finish,
+            players={
+                gs: info.player_id
+                for gs, index in enumerate(taken)
+                if (info := table.seats[index]) is not None and info.player_id is not None
+            },
         )
         table.game = game
         table.game_seats = taken

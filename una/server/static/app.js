@@ -243,6 +243,10 @@ class App {
         this.profile.iconChanged(!!m.icon);
         if (this.screen === "table" && this.state) this.tableView.update(this.state, this.state);
         break;
+      case "games":
+        this.myGames = m.games || [];
+        if (this.screen === "lobby") this.lobbyView.render();
+        break;
       case "settings":
         break;
       case "left":
@@ -428,7 +432,10 @@ class App {
     if (!this.lobbyView) this.lobbyView = new LobbyView(this);
     this.setScreen("lobby", this.lobbyView.el);
     this.lobbyView.render();
-    if (this.player) this.send({ type: "lobby" });
+    if (this.player) {
+      this.send({ type: "lobby" });
+      this.send({ type: "games" });
+    }
   }
 
   showTable() {
