@@ -1068,9 +1068,21 @@ class RoomService:
             reason = game.why_illegal(seat, action)
             if reason is not None:
                 raise RoomError(readable_refusal(game, seat, action, reason), "illegal")
+            call = uno_call(game, seat) if action.kind is Kind.UNO else None
+            if action.kind is Kind.UNO and call is None:
+                # An UNO call that changes nothing is not announced to the table.
+                held = len(game.hands[seat])
+                raise RoomError(f"UNO: nothing to call (you hold {held} cards)", "nothing_to_call")
             info = table.seat_info(seat)
             info.timeouts = 0
             await self._commit(table, seat, action, auto=False)
+            if call == "false" and game.catchable(seat):
+                name = game.names[seat]
+                await self.announce(
+                    table,
+                    f"{name} calls UNO holding {len(game.hands[seat])} cards: that can be "
+                    f"challenged (/challenge {name})",
+                )
 
     async def _commit(self, table: Table, seat: int, action: Action, auto: bool) -> None:
         """Store the action, then apply it and tell everybody (the caller holds the lock
@@ -1379,6 +1391,21 @@ class RoomService:
             table.version += 1
         await self._broadcast_state(table, [])
         await self._lobby_changed(table, new=new)
+
+
+def uno_call(game: Game, seat: int) -> str | None:
+    """What an UNO call by ``seat`` would do now: ``"owed"`` (her one card), ``"false"``
+    (more than one card under ``false_uno_penalty``: she becomes catchable), or ``None``
+    (nothing: it is not announced).
+
+    >>> uno_call(Game("byond", players=2, seed=1), 0), uno_call(Game("standard", 2, seed=1), 0)
+    ('false', None)
+    """
+    if Action.parse("uno") in game.legal_actions(seat):
+        return "owed"
+    if game.rules.false_uno_penalty and len(game.hands[seat]) > 1 and not game.hand_over:
+        return "false"
+    return None
 
 
 def readable_refusal(game: Game, seat: int, action: Action, reason: str) -> str:

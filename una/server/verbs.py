@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from una.engine import Action, Kind
+from una.server.rooms import uno_call
 
 if TYPE_CHECKING:
     from una.server.rooms import Client, RoomService, Table
@@ -114,25 +115,20 @@ async def verb_say(service: RoomService, table: Table, client: Client, rest: str
 
 
 async def verb_una(service: RoomService, table: Table, client: Client, rest: str) -> None:
-    """Call UNO. The table hears it only when it does something: the call owed with one
-    card, or (under ``false_uno_penalty``) a false call, which makes the caller catchable."""
+    """Call UNO. The table hears it only when it does something (``rooms.uno_call``): the
+    call owed with one card, or a false one under ``false_uno_penalty``, which is announced
+    as catchable. A call that changes nothing is told to the caller alone."""
     game = table.game
     seat = table.engine_seat(client.player_id)
     if game is None or seat is None or game.hand_over:
         await _tell(service, client, "UNO: there is no hand of yours to call it in")
         return
-    owed = Action.parse("uno") in game.legal_actions(seat)
-    held = len(game.hands[seat])
-    if not owed and not (game.rules.false_uno_penalty and held > 1):
-        await _tell(service, client, f"UNO: nothing to call (you hold {held} cards)")
+    if uno_call(game, seat) is None:
+        await _tell(
+            service, client, f"UNO: nothing to call (you hold {len(game.hands[seat])} cards)"
+        )
         return
     await _act(service, table, client, "uno")
-    if not owed and game.catchable(seat):
-        await service.announce(
-            table,
-            f"{client.name} calls UNO holding {held} cards: that can be challenged "
-            f"(/challenge {client.name})",
-        )
 
 
 async def verb_challenge(service: RoomService, table: Table, client: Client, rest: str) -> None:
