@@ -11,7 +11,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from serverkit import (
     frame_size,
     frozen,
     play_until_over,
+    run,
     seated,
     seed_tables,
     sql,
@@ -31,18 +32,6 @@ from serverkit import (
 )
 
 from una.server.storage import create_engine
-
-
-def run(coro: Any) -> Any:
-    return asyncio.run(coro)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(f"sqlite:///{tmp_path / 'una.db'}").start()
-    yield running
-    running.stop()
-
 
 # ------------------------------------------------------------------ database helpers
 

@@ -8,27 +8,15 @@ import io
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
-from serverkit import Player, Server, play_until_over
+from serverkit import Player, Server, play_until_over, run
 
 from una.engine import PRESETS, Record
 from una.engine.cards import ALL_CARDS
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(f"sqlite:///{tmp_path / 'una.db'}").start()
-    yield running
-    running.stop()
-
-
-def run(coro: Any) -> Any:
-    return asyncio.run(coro)
 
 
 async def table_with(

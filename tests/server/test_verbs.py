@@ -8,28 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from serverkit import Player, Server, play_until_over, seated, started
+from serverkit import Player, Server, play_until_over, run, seated, started
 
 from una.bots.registry import BOT_NAMES
 from una.engine import Record
 from una.server.icons import BUILTIN_ICONS
 from una.server.verbs import HELP
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(f"sqlite:///{tmp_path / 'una.db'}").start()
-    yield running
-    running.stop()
-
-
-def run(coro: Any) -> Any:
-    return asyncio.run(coro)
 
 
 async def say(player: Player, text: str) -> None:
