@@ -100,6 +100,24 @@ def test_challenge_names_a_player_and_asks_when_no_name_is_given(server: Server)
     run(scenario())
 
 
+def test_challenge_catches_a_false_una_call_and_asks_whom_without_a_name(server: Server) -> None:
+    async def scenario() -> None:
+        ann, bob = await two_at(server, rules="byond")  # false_uno_penalty, own_turn window
+        await say(bob, "una!")  # seven cards: a false call, catchable
+        while 1 not in ann.view["catchable"]:  # type: ignore[index]
+            await ann.expect("state")
+        asked = await reply(ann, "/challenge")
+        assert asked["choose"] == {"verb": "challenge", "names": ["Bob"]}
+        assert asked["text"] == "Challenge whom? /challenge Bob"
+        held = ann.view["hand_counts"][1]  # type: ignore[index]
+        await say(ann, "/challenge bob")  # up to case
+        while ann.view["hand_counts"][1] != held + 2:  # type: ignore[index]
+            await ann.expect("state")
+        assert 1 not in ann.view["catchable"]  # type: ignore[index]
+
+    run(scenario())
+
+
 def test_an_una_line_with_a_full_hand_is_silent_unless_it_can_be_caught(server: Server) -> None:
     async def scenario() -> None:
         ann, bob = await two_at(server, rules="byond")  # false_uno_penalty

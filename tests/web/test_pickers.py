@@ -35,12 +35,13 @@ SETUP = """async () => {
   const { TableView } = await import('/static/table.js');
   installDefs();
   window.sent = [];
+  window.toasts = [];
   const app = {
     player: { id: 1, name: 'Ann' },
     act(code) { window.sent.push(code); },
     send(message) { window.sent.push(message); return true; },
     startGame() { window.sent.push('start'); },
-    leave() {}, toast() {},
+    leave() {}, toast(text) { window.toasts.push(text); },
   };
   const view = new TableView(app);
   document.getElementById('main').append(view.el);
@@ -313,7 +314,21 @@ def test_kobe_dims_the_locked_cards_and_says_why(table: Any, artifacts: Path) ->
     kobe = hand.locator('.card[data-code="KOBE"]')
     expect(kobe).to_have_attribute("title", re.compile("While held, its holder may play no other"))
     expect(kobe.locator("svg title")).to_contain_text("While held")
+    kobe.dispatch_event("contextmenu")  # what a long press on a touch screen fires
+    toasts = table.evaluate("window.toasts")
+    assert len(toasts) == 1 and "While held" in toasts[0]
+    assert sent(table) == []  # reading a card does not play it
     table.screenshot(path=str(artifacts / "kobe-locked.png"))
+
+
+def test_challenge_without_a_name_offers_the_players(table: Any) -> None:
+    show(table, game_view(HANDS, "R5", BYOND_7_0))
+    table.evaluate("""() => window.table.chat.add({ kind: 'system', text: 'Challenge whom?',
+        choose: { verb: 'challenge', names: ['Bob', 'Cy'] } })""")
+    buttons = table.locator(".chat-log .choose-name")
+    assert buttons.all_inner_texts() == ["Bob", "Cy"]
+    buttons.filter(has_text="Cy").click()
+    assert sent(table) == [{"type": "chat", "text": "/challenge Cy"}]
 
 
 def test_the_felt_keeps_its_place_when_a_prompt_appears(table: Any) -> None:
