@@ -28,6 +28,8 @@ function describe(code, players) {
     case "uno": return t("action.callsuno");
     case "catch": return t("action.catch", { name: name(a.targets[0]) });
     case "deal": return t("action.deal");
+    case "endhand": return t("action.endhand");
+    case "endgame": return t("action.endgame");
     default: return code;
   }
 }
