@@ -385,6 +385,13 @@ def telegram(
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a computer player waits before it acts.")
     ] = 0.6,
+    card_url: Annotated[
+        str | None,
+        typer.Option(
+            help="Public base URL of the card images (una serve's /telegram/cards): the "
+            "inline mode shows cards as pictures."
+        ),
+    ] = None,
 ) -> None:
     """Run the Telegram bot (long polling): UNO in group chats, at the server's tables."""
     from una.server.app import default_db_url
@@ -397,7 +404,9 @@ def telegram(
         url = async_url(db) if db else default_db_url()
     except ValueError as error:
         _fail(f"--db: {error}")
-    polling_main(token, api_url, url, bot_delay)
+    if card_url is not None and not card_url.startswith(("https://", "http://")):
+        _fail(f"--card-url: expected an http(s) URL, not {card_url!r}")
+    polling_main(token, api_url, url, bot_delay, card_url)
 
 
 if __name__ == "__main__":  # pragma: no cover

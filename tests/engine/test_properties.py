@@ -30,6 +30,7 @@ SWITCH_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "play_drawn": st.sampled_from(SWITCHES["play_drawn"].choices),
     "uno_call": st.sampled_from(SWITCHES["uno_call"].choices),
     "uno_window": st.sampled_from(SWITCHES["uno_window"].choices),
+    "uno_penalty": st.sampled_from(SWITCHES["uno_penalty"].choices),
     "false_uno_penalty": st.booleans(),
     "bad_catch_penalty": st.booleans(),
     "challenge": st.booleans(),

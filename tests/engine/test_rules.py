@@ -64,9 +64,11 @@ def test_defaults_match_the_switch_table() -> None:
 
 
 def test_switches_are_those_of_rules_md() -> None:
-    # Plus first_player, the Telegram preset's random first player as a switch.
-    assert set(SWITCHES) == RULES_MD_SWITCHES | {"first_player", "cards"}
-    assert set(STANDARD_RULES.to_dict()) == RULES_MD_SWITCHES | {"preset", "first_player", "cards"}
+    # Plus first_player and uno_penalty, the Telegram preset's random first player and its
+    # automatic missed-UNO penalty as switches.
+    assert set(SWITCHES) == RULES_MD_SWITCHES | {"first_player", "uno_penalty", "cards"}
+    extra = {"preset", "first_player", "uno_penalty", "cards"}
+    assert set(STANDARD_RULES.to_dict()) == RULES_MD_SWITCHES | extra
 
 
 # ---------------------------------------------------------------- to_json

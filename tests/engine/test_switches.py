@@ -5,8 +5,16 @@ from __future__ import annotations
 import pytest
 from stacking import HAND_A, HAND_B, HAND_C, codes, deal, give, legal
 
-from una.engine import Color, IllegalAction, Phase
-from una.engine.events import CatchFailed, ColorReverted, HandEnded, UnoCalled, UnoCaught
+from una.engine import Card, Color, IllegalAction, Phase, RuleSet, fast
+from una.engine.events import (
+    CardsDrawn,
+    CatchFailed,
+    ColorReverted,
+    HandEnded,
+    UnoCalled,
+    UnoCaught,
+    UnoMissed,
+)
 
 
 def rules(**switches: object) -> dict[str, object]:
@@ -143,6 +151,62 @@ def test_uno_window_own_turn_closes_when_she_acts_again() -> None:
     assert not game.catchable(0)
     with pytest.raises(IllegalAction, match="holds 7 cards"):
         game.apply(1, "catch @0")
+
+
+def test_uno_penalty_catch_a_missed_call_costs_nothing_uncaught() -> None:
+    game = deal(HAND_A, HAND_B, first="R9", draws="Y9 B9")
+    give(game, 0, "R1 R2")
+    game.apply(0, "play R1")  # no call
+    events = game.apply(1, "draw")  # the window closes: nobody caught her
+    assert not any(isinstance(e, UnoMissed) for e in events) and len(game.hands[0]) == 1
+
+
+def test_uno_penalty_auto_the_next_players_move_gives_the_two_cards() -> None:
+    game = deal(HAND_A, HAND_B, first="R9", draws="Y9 B9 G9", rules=rules(uno_penalty="auto"))
+    give(game, 0, "R1 R2")
+    game.apply(0, "play R1")  # no call
+    assert game.catchable(0)
+    events = game.apply(1, "draw")
+    assert events[:2] == [
+        UnoMissed(0),
+        CardsDrawn(0, (Card.parse("Y9"), Card.parse("B9")), "catch"),
+    ]
+    assert codes(game.hands[0]) == ["B9", "R2", "Y9"] and not game.catchable(0)
+    assert codes(game.hands[1][-1:]) == ["G9"]  # the draw itself comes after the penalty
+
+
+def test_uno_penalty_auto_a_call_in_time_or_a_catch_costs_no_more() -> None:
+    switches = rules(uno_penalty="auto")
+    game = deal(HAND_A, HAND_B, first="R9", draws="Y9 B9 G9", rules=switches)
+    give(game, 0, "R1 R2")
+    game.apply(0, "play R1")
+    game.apply(0, "uno")  # called before the next player moved
+    events = game.apply(1, "draw")
+    assert not any(isinstance(e, UnoMissed) for e in events) and len(game.hands[0]) == 1
+    caught = deal(HAND_A, HAND_B, first="R9", draws="Y9 B9 G9", rules=switches)
+    give(caught, 0, "R1 R2")
+    caught.apply(0, "play R1")
+    caught.apply(1, "catch @0")  # a catch is not a turn: the 2 cards, once
+    events = caught.apply(1, "draw")
+    assert not any(isinstance(e, UnoMissed) for e in events) and len(caught.hands[0]) == 3
+
+
+def test_uno_penalty_auto_under_own_turn_waits_for_her_own_move() -> None:
+    switches = rules(uno_penalty="auto", uno_window="own_turn")
+    game = deal(HAND_A, HAND_B, HAND_C, first="R9", draws="Y2 Y3 G8 G9", rules=switches)
+    give(game, 0, "R1 R2")
+    game.apply(0, "play R1")
+    game.apply(1, "draw")  # Y2
+    game.apply(2, "draw")  # Y3
+    assert game.catchable(0)
+    events = game.apply(0, "play R2")  # her own move: the penalty first, so she is not out
+    assert events[0] == UnoMissed(0) and not game.hand_over
+    assert codes(game.hands[0]) == ["G8", "G9"]
+
+
+def test_uno_penalty_auto_is_not_played_by_the_c_core() -> None:
+    assert not fast.supports(RuleSet.from_json(rules(uno_penalty="auto")))
+    assert RuleSet.preset_named("telegram").uno_penalty == "auto"
 
 
 def test_false_uno_penalty_a_false_call_can_be_caught() -> None:

@@ -63,6 +63,16 @@ async def test_webhook_feeds_the_servers_room_service(tmp_path: Path) -> None:
         await fake.wait_for(lambda: fake.latest(-100555) is not None)
         assert "registration" in fake.latest(-100555).text  # type: ignore[union-attr]
         assert hook.una.chats[-100555].state.players == [BOB.id]
+        # The card faces of the inline mode, at the URL its results name.
+        assert hook.una.options.card_url == "https://una.example.org/telegram/cards"
+        async with aiohttp.ClientSession() as session:
+            base = f"http://127.0.0.1:{port}/telegram/cards"
+            async with session.get(f"{base}/RD2.jpg") as response:
+                assert response.status == 200 and response.content_type == "image/jpeg"
+                assert (await response.read())[:3] == b"\xff\xd8\xff"
+            async with session.get(f"{base}/X9.jpg") as response:
+                assert response.status == 404
+                assert "X9.jpg" in (await response.json())["error"]
     finally:
         server.should_exit = True
         await task

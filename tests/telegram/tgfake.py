@@ -26,6 +26,7 @@ BOT_USER = {"id": 4242, "is_bot": True, "first_name": "Una", "username": "UnaTes
 class Call:
     method: str
     params: dict[str, Any]
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass
@@ -65,6 +66,12 @@ class FakeTelegram:
         self.refused: list[tuple[str, str]] = []
         #: Users who opened the bot's private chat (the bot may write to them).
         self.dm_open: set[int] = set()
+        #: (chat, user) pairs of chat admins; privacy mode as @BotFather sets it (on by default).
+        self.admins: set[tuple[int, int]] = set()
+        self.privacy = True
+        #: Flood refusals to make: method -> how many calls to refuse with a 429 (per chat).
+        self.flood: dict[tuple[str, int], int] = {}
+        self.inline_answers: dict[str, dict[str, Any]] = {}
         self.changed = asyncio.Condition()
         self.url = ""
         self._runner: web.AppRunner | None = None
@@ -98,6 +105,14 @@ class FakeTelegram:
             else:
                 params[key] = text
         self.calls.append(Call(method, params))
+        chat = params.get("chat_id")
+        if isinstance(chat, int) and self.flood.get((method, chat), 0) > 0:
+            # Telegram's flood refusal: nothing done, retry after the given seconds.
+            self.flood[(method, chat)] -= 1
+            self.refused.append((method, "Too Many Requests"))
+            body = {"ok": False, "error_code": 429, "description": "Too Many Requests: retry "
+                    "after 1", "parameters": {"retry_after": 1}}  # fmt: skip
+            return web.json_response(body, status=429)
         try:
             result = await getattr(self, "m_" + method)(params)
         except ApiError as error:
@@ -111,7 +126,27 @@ class FakeTelegram:
     # ------------------------------------------------------------ methods
 
     async def m_getMe(self, params: dict[str, Any]) -> Any:
-        return BOT_USER
+        return BOT_USER | {
+            "can_join_groups": True,
+            "can_read_all_group_messages": not self.privacy,
+            "supports_inline_queries": True,
+        }
+
+    async def m_getChatMember(self, params: dict[str, Any]) -> Any:
+        user = {"id": int(params["user_id"]), "is_bot": False, "first_name": "someone"}
+        if (params["chat_id"], int(params["user_id"])) in self.admins:
+            return {"status": "creator", "user": user, "is_anonymous": False}
+        return {"status": "member", "user": user}
+
+    async def m_answerInlineQuery(self, params: dict[str, Any]) -> Any:
+        results = json.loads(params["results"]) if isinstance(params["results"], str) else []
+        if len(results) > 50:
+            raise ApiError(400, "Bad Request: RESULTS_TOO_MUCH")
+        for result in results:
+            if not 1 <= len(result.get("id", "").encode()) <= 64:
+                raise ApiError(400, "Bad Request: RESULT_ID_INVALID")
+        self.inline_answers[params["inline_query_id"]] = params | {"results": results}
+        return True
 
     async def m_getUpdates(self, params: dict[str, Any]) -> Any:
         offset = params.get("offset", 0)
@@ -220,6 +255,35 @@ class FakeTelegram:
                  "message": self._message(sent), "data": data}  # fmt: skip
         await self._push({"callback_query": query})
         return query_id
+
+    async def inline(self, user: User, query: str = "") -> dict[str, Any]:
+        """A user types ``@bot query`` in a group: the bot's answer (its results)."""
+        query_id = str(next(self.query_ids))
+        update = {"id": query_id, "from": user.to_json(), "query": query, "offset": "",
+                  "chat_type": "supergroup"}  # fmt: skip
+        await self._push({"inline_query": update})
+        await self.wait_for(lambda: query_id in self.inline_answers)
+        return self.inline_answers[query_id]
+
+    async def choose(self, user: User, result: dict[str, Any], chat_id: int) -> None:
+        """She picks a result: it is posted in the group (via the bot) and, with inline
+        feedback on, the bot hears which one (``chosen_inline_result``)."""
+        content = result.get("input_message_content") or {}
+        text = content.get("message_text") or result.get("title") or "·"
+        sent = Sent(chat_id, next(self.message_ids), text, None)
+        sent.history.append(text)
+        self.messages[(chat_id, sent.message_id)] = sent
+        update = {"result_id": result["id"], "from": user.to_json(), "query": ""}
+        await self._push({"chosen_inline_result": update})
+
+    async def added(self, chat_id: int, by: User, status: str = "member") -> None:
+        """``by`` adds the bot to a group (``my_chat_member``)."""
+        bot = BOT_USER | {"is_bot": True}
+        update = {"chat": {"id": chat_id, "type": "supergroup", "title": "Test group"},
+                  "from": by.to_json(), "date": int(time.time()),
+                  "old_chat_member": {"status": "left", "user": bot},
+                  "new_chat_member": {"status": status, "user": bot}}  # fmt: skip
+        await self._push({"my_chat_member": update})
 
     async def answer(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
         await self.wait_for(lambda: query_id in self.answers, timeout)

@@ -16,7 +16,7 @@ from una.engine import Card, Record
 from una.engine import events as ev
 from una.server.rooms import RoomService, Table
 from una.telegram.bridge import ChatRuntime, Options, TelegramUna
-from una.telegram.i18n import card_label
+from una.telegram.i18n import card_label, describe
 from una.telegram.runner import PollingBot
 
 TOKEN = "123456:TEST-una-token"
@@ -172,20 +172,45 @@ class Harness:
         raise AssertionError("the match did not end")
 
     async def choose(self, dm: Sent, user: User, rng: random.Random) -> dict[str, Any]:
-        buttons = [data for _, data in dm.buttons() if data.startswith(("a:", "p:"))]
+        # «📢 Uno» is left to the typed «уно!» after her play (see play()).
+        buttons = [
+            data
+            for _, data in dm.buttons()
+            if data.startswith(("a:", "p:")) and not data.endswith(":uno")
+        ]
         plays = [d for d in buttons if d.split(":")[-1].startswith("play") or d[0] == "p"]
         data = rng.choice(plays) if plays and rng.random() < 0.85 else rng.choice(buttons)
         if data.startswith("p:"):
             await self.fake.click(dm, user, data)
             await self.una.idle()
             sub = self.fake.latest(user.id, with_buttons=True)
-            assert sub is not None
+            if sub is None:  # a jump-in moved the turn on meanwhile: her buttons are gone
+                return {"text": "out of date"}
             options = [d for _, d in sub.buttons() if d.startswith("a:")]
             if not options:
                 return {"text": "out of date"}
             data = rng.choice(options)
             dm = sub
         return await self.fake.click(dm, user, data)
+
+
+async def start_game(
+    h: Harness, chat: int, users: list[User], bots: int = 1, open_dm: bool = False
+) -> Table:
+    """The users register (the first adds ``bots`` computer players) and deal; with
+    ``open_dm`` they opened the bot's private chat before."""
+    for user in users:
+        if open_dm:
+            h.fake.dm_open.add(user.id)
+        await h.command(chat, user, "/start")
+    for _ in range(bots):
+        await h.command(chat, users[0], "/addbot")
+    await h.command(chat, users[0], "/begin")
+    await h.until(lambda: h.table(chat) is not None and h.table(chat).game is not None)
+    await h.settle()
+    table = h.table(chat)
+    assert table is not None
+    return table
 
 
 async def public_labels(service: RoomService) -> set[str]:
@@ -207,3 +232,68 @@ async def public_labels(service: RoomService) -> set[str]:
 
 def hand_labels(cards: list[str]) -> set[str]:
     return {card_label(Card.parse(code)) for code in cards}
+
+
+def story(fake: FakeTelegram, chat: int) -> str:
+    """What the group was told, in order: the event lines of every game message as it
+    stands now (a message's lines only grow while it is live), one per line."""
+    lines: list[str] = []
+    for sent in fake.chat_messages(chat):
+        head, _, rest = sent.text.partition("\n")
+        if not head.startswith("<b>🃏 "):
+            continue
+        body = rest.split("\n\n")[0] if "\n\n" in rest else ""
+        if body:
+            lines.extend(body.split("\n"))
+    return "\n".join(lines)
+
+
+async def told(service: RoomService, game_id: int, names: list[str], lang: str) -> str:
+    """Every event of a stored game as the group should read it, once, in order."""
+    record = Record.from_json(await service.storage.record(game_id))
+    game = record.new_game()
+    events = list(game.start_events)
+    for actor, code in record.actions:
+        events.extend(game.apply(actor, code))
+    last = game.rules.finish == "to_the_last"
+    return "\n".join(describe(e.visible_to(None), names, lang, last) for e in events)
+
+
+def calls_per_window(fake: FakeTelegram, chat: int, window: float) -> int:
+    """The most sends and edits in the chat within any ``window`` seconds."""
+    stamps = sorted(
+        c.at for c in fake.calls
+        if c.method in ("sendMessage", "editMessageText", "sendPhoto", "sendSticker")
+        and c.params.get("chat_id") == chat
+    )  # fmt: skip
+    most, start = 0, 0
+    for end, stamp in enumerate(stamps):
+        while stamp - stamps[start] >= window:
+            start += 1
+        most = max(most, end - start + 1)
+    return most
+
+
+async def engine_counts(service: RoomService, game_id: int) -> set[tuple[int, ...]]:
+    """Every tuple of hand sizes (by seat) the stored game went through."""
+    record = Record.from_json(await service.storage.record(game_id))
+    game = record.new_game()
+    seen = {tuple(len(hand) for hand in game.hands)}
+    for actor, code in record.actions:
+        game.apply(actor, code)
+        seen.add(tuple(len(hand) for hand in game.hands))
+    return seen
+
+
+def shown_counts(text: str, names: list[str]) -> tuple[int, ...] | None:
+    """The hand sizes a group message shows («➡️ Аня 3 · 👉 Боб 5»), by seat."""
+    line = next((x for x in text.split("\n") if x.startswith(("➡️ ", "⬅️ "))), None)
+    if line is None:
+        return None
+    counts = [-1] * len(names)
+    for item in line.split(" ", 1)[1].split(" · "):
+        item = item.removeprefix("👉 ")
+        seat = max((i for i, n in enumerate(names) if item.startswith(n + " ")),
+                   key=lambda i: len(names[i]))  # fmt: skip
+        counts[seat] = int(item[len(names[seat]) + 1 :].split(" ")[0])
+    return tuple(counts)

@@ -11,7 +11,14 @@ See ``docs/rules.md`` for the rules and NOTATION.md for the codes.
 
 from una.engine.actions import Action, Kind
 from una.engine.cards import ALL_CARDS, COLORS, Card, Color, format_cards, parse_cards
-from una.engine.errors import IllegalAction, InvalidCode, InvalidRecord, InvalidRules, UnaError
+from una.engine.errors import (
+    IllegalAction,
+    InvalidCode,
+    InvalidRecord,
+    InvalidRules,
+    Refusal,
+    UnaError,
+)
 from una.engine.events import Event
 from una.engine.game import Game, Phase
 from una.engine.presets import PRESETS, Preset
@@ -38,6 +45,7 @@ __all__ = [
     "Phase",
     "Preset",
     "Record",
+    "Refusal",
     "ReplayError",
     "RuleSet",
     "Switch",

@@ -73,7 +73,8 @@ class CardPlayed(Event):
 
 @dataclass(frozen=True, slots=True)
 class CardsDrawn(Event):
-    """``seat`` draws ``cards``; ``reason`` is draw, penalty, challenge, catch or bad_catch."""
+    """``seat`` draws ``cards``; ``reason`` is draw, penalty, challenge, catch (a missed UNO,
+    caught or given by ``uno_penalty=auto``) or bad_catch."""
 
     seat: int
     cards: tuple[Card, ...]
@@ -237,6 +238,17 @@ class UnoCaught(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         return f"{names[self.catcher]} catches {names[self.seat]} without UNO"
+
+
+@dataclass(frozen=True, slots=True)
+class UnoMissed(Event):
+    """``seat``'s UNO window closed with the call still owed, under ``uno_penalty=auto``:
+    the rules give the 2 cards a catch would (the draw follows, reason ``catch``)."""
+
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} did not call UNO in time"
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ from una.engine.cards import (
     deck_difference,
 )
 from una.engine.effects import Effect, effect_table
-from una.engine.errors import IllegalAction, InvalidRecord, InvalidRules
+from una.engine.errors import IllegalAction, InvalidRecord, InvalidRules, Refusal, refuse
 from una.engine.events import (
     CardPlayed,
     CardsDrawn,
@@ -62,6 +62,7 @@ from una.engine.events import (
     Skipped,
     UnoCalled,
     UnoCaught,
+    UnoMissed,
 )
 from una.engine.rng import Rng
 from una.engine.rules import RuleSet
@@ -617,31 +618,45 @@ class Game:
         """Whether :meth:`apply` would accept the action."""
         return self.why_illegal(seat, action) is None
 
-    def why_illegal(self, seat: int, action: Action | str) -> str | None:
-        """Why :meth:`apply` would refuse the action, or ``None`` if it would accept it."""
+    def why_illegal(self, seat: int, action: Action | str) -> Refusal | None:
+        """Why :meth:`apply` would refuse the action (a :class:`~una.engine.errors.Refusal`:
+        a reason code, its arguments and the English sentence), or ``None`` if it would
+        accept it.
+
+        >>> game = Game("standard", players=3, seed=1)
+        >>> refusal = game.why_illegal(1, "pass")
+        >>> refusal.code, str(refusal)
+        ('draw_first', 'a player must play a card or draw before passing')
+        """
         if isinstance(action, str):
             action = Action.parse(action)
         return self._reason(seat, action)
 
-    def _reason(self, seat: int, action: Action) -> str | None:
+    def _reason(self, seat: int, action: Action) -> Refusal | None:
         """Why ``action`` by ``seat`` is illegal now, or ``None`` if it is legal."""
         n = self.n
         if not 0 <= seat < n:
-            return f"there is no seat {seat} (seats are 0-{n - 1})"
+            return refuse(
+                "no_seat", f"there is no seat {seat} (seats are 0-{n - 1})", seat=seat, n=n
+            )
         kind = action.kind
         phase = self.phase
         if phase is Phase.MATCH_OVER:
-            return "the match is over"
+            return refuse("match_over", "the match is over")
         if kind is Kind.ENDGAME:
             return None
         if kind is Kind.DEAL:
-            return None if phase is Phase.HAND_OVER else "the hand is still being played"
-        if kind is Kind.ENDHAND:
-            return "the hand is over already" if phase is Phase.HAND_OVER else None
+            return (
+                None
+                if phase is Phase.HAND_OVER
+                else refuse("hand_in_play", "the hand is still being played")
+            )
         if phase is Phase.HAND_OVER:
-            return "the hand is over: deal the next one"
+            return refuse("hand_over", "the hand is over: deal the next one")
+        if kind is Kind.ENDHAND:
+            return None  # any seat, out of the hand or not: the table's decision
         if not self.active[seat]:
-            return f"seat {seat} is out of this hand"
+            return refuse("out_of_hand", f"seat {seat} is out of this hand", seat=seat)
         if kind is Kind.UNO:
             return None
         if kind is Kind.CATCH:
@@ -650,119 +665,211 @@ class Game:
         if seat != to_act:
             if kind is Kind.PLAY and self.rules.jump_in:
                 return self._jump_in_reason(seat, action)
-            return f"it is seat {to_act}'s turn, not seat {seat}'s"
+            return refuse(
+                "not_your_turn",
+                f"it is seat {to_act}'s turn, not seat {seat}'s",
+                to_act=to_act,
+                seat=seat,
+            )
         if phase is Phase.COLOR:
             if kind is Kind.COLOR:
                 return None
-            return f"seat {seat} must first name the color of the Wild turned up (color R|Y|G|B)"
+            return refuse(
+                "name_color_first",
+                f"seat {seat} must first name the color of the Wild turned up (color R|Y|G|B)",
+                seat=seat,
+            )
         if kind is Kind.COLOR:
-            return "no color is asked for now (a wild names its color in its play: play W R)"
+            return refuse(
+                "no_color_asked",
+                "no color is asked for now (a wild names its color in its play: play W R)",
+            )
         if kind is Kind.CHALLENGE:
             if phase is Phase.PENALTY and self._challengeable():
-                return None if self.rules.challenge else "challenges are off in these rules"
-            return f"no Wild Draw Four is pending on seat {seat}"
+                return (
+                    None
+                    if self.rules.challenge
+                    else refuse("challenges_off", "challenges are off in these rules")
+                )
+            return refuse(
+                "nothing_to_challenge", f"no Wild Draw Four is pending on seat {seat}", seat=seat
+            )
         if phase is Phase.PENALTY:
             if kind is Kind.DRAW:
                 return None
             if kind is Kind.PASS:
-                return f"a draw of {self.pending_draw} is pending: take it (draw) or answer it"
+                return refuse(
+                    "draw_pending",
+                    f"a draw of {self.pending_draw} is pending: take it (draw) or answer it",
+                    n=self.pending_draw,
+                )
             card = action.card
             assert card is not None
             if not self._stack_answers(seat, card):
                 if self.lock_cards and card not in self.lock_cards and self._locked(seat):
-                    return f"Kobe locks seat {seat}'s other cards until it is played"
-                return f"{card} cannot answer the pending draw of {self.pending_draw}"
+                    return refuse(
+                        "kobe_lock",
+                        f"Kobe locks seat {seat}'s other cards until it is played",
+                        seat=seat,
+                    )
+                return refuse(
+                    "cannot_answer",
+                    f"{card} cannot answer the pending draw of {self.pending_draw}",
+                    card=card,
+                    n=self.pending_draw,
+                )
             return self._play_reason(seat, action)
         if phase is Phase.DRAWN:
             drawn = self.drawn
             assert drawn is not None
             if kind is Kind.DRAW:
-                return f"seat {seat} has drawn already: play the drawn {drawn} or pass"
+                return refuse(
+                    "drawn_already",
+                    f"seat {seat} has drawn already: play the drawn {drawn} or pass",
+                    seat=seat,
+                    card=drawn,
+                )
             if kind is Kind.PASS:
                 if self.rules.play_drawn == "must" and self._honest(seat, drawn):
-                    return f"the drawn {drawn} is playable and play_drawn is 'must'"
+                    return refuse(
+                        "must_play_drawn",
+                        f"the drawn {drawn} is playable and play_drawn is 'must'",
+                        card=drawn,
+                    )
                 return None
             card = action.card
             assert card is not None
             if card != drawn:
-                return f"after drawing, only the drawn card {drawn} may be played"
+                return refuse(
+                    "only_drawn",
+                    f"after drawing, only the drawn card {drawn} may be played",
+                    card=drawn,
+                )
             return self._play_reason(seat, action)
         # Phase.PLAY
         if kind is Kind.DRAW:
             if not self.can_draw():
-                return "the draw pile and the discard pile are empty: pass"
+                return refuse(
+                    "nothing_to_draw", "the draw pile and the discard pile are empty: pass"
+                )
             if not self.rules.voluntary_draw and self._has_honest_play(seat):
-                return f"seat {seat} can play a card and voluntary_draw is off"
+                return refuse(
+                    "must_play", f"seat {seat} can play a card and voluntary_draw is off", seat=seat
+                )
             return None
         if kind is Kind.PASS:
             if self.can_draw():
-                return "a player must play a card or draw before passing"
+                return refuse("draw_first", "a player must play a card or draw before passing")
             if not self.rules.voluntary_draw and self._has_honest_play(seat):
-                return f"seat {seat} can play a card and voluntary_draw is off"
+                return refuse(
+                    "must_play", f"seat {seat} can play a card and voluntary_draw is off", seat=seat
+                )
             return None
         return self._play_reason(seat, action)
 
-    def _jump_in_reason(self, seat: int, action: Action) -> str | None:
+    def _jump_in_reason(self, seat: int, action: Action) -> Refusal | None:
         card = action.card
         assert card is not None
         top = self.discard[-1]
         if self.phase is Phase.PENALTY:
-            return f"no jump-in while a draw of {self.pending_draw} is pending"
+            return refuse(
+                "jump_in_pending",
+                f"no jump-in while a draw of {self.pending_draw} is pending",
+                n=self.pending_draw,
+            )
         if self.phase is not Phase.PLAY:
-            return f"no jump-in while seat {self.to_act} decides about her turn"
+            return refuse(
+                "jump_in_deciding",
+                f"no jump-in while seat {self.to_act} decides about her turn",
+                to_act=self.to_act,
+            )
         if card != top or card.is_wild or top.color is None:
-            return (
+            return refuse(
+                "jump_in_card",
                 f"it is seat {self.to_act}'s turn; a jump-in needs a card identical to "
-                f"the top card {top}, never a wild"
+                f"the top card {top}, never a wild",
+                to_act=self.to_act,
+                top=top,
             )
         return self._play_reason(seat, action)
 
-    def _play_reason(self, seat: int, action: Action) -> str | None:
+    def _play_reason(self, seat: int, action: Action) -> Refusal | None:
         card = action.card
         assert card is not None
         if card not in self.hands[seat]:
-            return f"seat {seat} holds no {card}"
+            return refuse("not_held", f"seat {seat} holds no {card}", seat=seat, card=card)
         if card.is_wild:
             if action.color is None:
-                return f"{card} needs a color: play {card} R|Y|G|B"
+                return refuse(
+                    "needs_color", f"{card} needs a color: play {card} R|Y|G|B", card=card
+                )
         elif action.color is not None:
-            return f"{card} names no color"
+            return refuse("names_no_color", f"{card} names no color", card=card)
         effect = self.effects.get(card)
         if effect is None:
-            return f"{card} is not part of the {self.rules.preset} deck"
+            return refuse(
+                "not_in_deck",
+                f"{card} is not part of the {self.rules.preset} deck",
+                card=card,
+                preset=self.rules.preset,
+            )
         wrong = effect.check_targets(self, seat, card, action.targets)
         if wrong is not None:
-            return wrong
+            return refuse("bad_targets", wrong, card=card)
         if self.phase is not Phase.PENALTY and not self.matches(seat, card):
             top = self.discard[-1]
             if self.lock_cards and card not in self.lock_cards and self._locked(seat):
-                return f"Kobe locks seat {seat}'s other cards until it is played"
+                return refuse(
+                    "kobe_lock",
+                    f"Kobe locks seat {seat}'s other cards until it is played",
+                    seat=seat,
+                )
             reason = effect.refusal(self, seat, card)
             if reason is not None:
-                return reason
+                return refuse("card_rule", reason, card=card)
             if self.color is None:
-                return f"{card} cannot be played on {top}: play a colored card"
-            return f"{card} matches neither color {self.color.value} nor symbol {top.face}"
+                return refuse(
+                    "needs_colored",
+                    f"{card} cannot be played on {top}: play a colored card",
+                    card=card,
+                    top=top,
+                )
+            return refuse(
+                "no_match",
+                f"{card} matches neither color {self.color.value} nor symbol {top.face}",
+                card=card,
+                color=self.color,
+                top=top,
+            )
         if not self.rules.challenge and self.is_bluff(seat, card):
-            return f"{card} may not be played while holding a card of color {self.color}"
+            return refuse(
+                "bluff_refused",
+                f"{card} may not be played while holding a card of color {self.color}",
+                card=card,
+                color=self.color,
+            )
         return None
 
-    def _catch_reason(self, seat: int, target: int) -> str | None:
+    def _catch_reason(self, seat: int, target: int) -> Refusal | None:
         if not 0 <= target < self.n:
-            return f"there is no seat {target} to catch"
+            return refuse("no_target", f"there is no seat {target} to catch", target=target)
         if target == seat:
-            return "a player cannot catch herself"
+            return refuse("catch_self", "a player cannot catch herself")
         if self.catchable(target) or self.rules.bad_catch_penalty:
             return None
         return self._wrong_catch(target)
 
-    def _wrong_catch(self, target: int) -> str:
+    def _wrong_catch(self, target: int) -> Refusal:
         count = len(self.hands[target])
         if count != 1:
-            return f"seat {target} holds {count} cards"
+            return refuse(
+                "holds_more", f"seat {target} holds {count} cards", target=target, count=count
+            )
         if self.called_uno[target]:
-            return f"seat {target} called UNO"
-        return f"the window to catch seat {target} has closed"
+            return refuse("called_uno", f"seat {target} called UNO", target=target)
+        return refuse(
+            "window_closed", f"the window to catch seat {target} has closed", target=target
+        )
 
     # --------------------------------------------------------------- apply
 
@@ -815,15 +922,20 @@ class Game:
 
     def _close_windows(self, seat: int) -> None:
         """A turn action by ``seat`` closes UNO catch windows: everybody else's under
-        ``next_turn``, her own under ``own_turn``."""
+        ``next_turn``, her own under ``own_turn``. Under ``uno_penalty=auto`` a call still
+        owed when its window closes costs 2 cards (:class:`UnoMissed`, then the draw)."""
         if self.rules.uno_window == "next_turn":
-            for other in range(self.n):
-                if other != seat:
-                    self.owes_uno[other] = False
-                    self.false_uno[other] = False
+            closing = [other for other in range(self.n) if other != seat]
         else:
-            self.owes_uno[seat] = False
-            self.false_uno[seat] = False
+            closing = [seat]
+        auto = self.rules.uno_penalty == "auto"
+        for other in closing:
+            if auto and self.owes_uno[other] and len(self.hands[other]) == 1:
+                # Nobody caught her, but the rules do: the same 2 cards as a catch.
+                self._events.append(UnoMissed(other))
+                self.draw_cards(other, 2, "catch")
+            self.owes_uno[other] = False
+            self.false_uno[other] = False
 
     def _play(self, seat: int, action: Action) -> None:
         card = action.card
@@ -959,7 +1071,7 @@ class Game:
             self._events.append(UnoCaught(seat, target))
             self.draw_cards(target, 2, "catch")
         else:  # only reachable under bad_catch_penalty
-            self._events.append(CatchFailed(seat, target, self._wrong_catch(target)))
+            self._events.append(CatchFailed(seat, target, self._wrong_catch(target).text))
             self.draw_cards(seat, 2, "bad_catch")
 
     def _deal(self) -> None:

@@ -149,14 +149,21 @@ TELEGRAM = Preset(
     description=(
         "The Russian Telegram bot's game: Draw Twos stack, a random player starts, and each "
         "player scores the points she discarded minus the points left in her hand (numbers "
-        "face value, Skip / Reverse / Draw Two 10, wilds 20). Its modes are switches: finish "
-        "(first winner / to the last), uno_call (manual / auto), jump_in, seven_zero."
+        "face value, Skip / Reverse / Draw Two 10, wilds 20); a missed UNO costs 2 cards as soon "
+        "as the next player moves (uno_penalty auto). Its modes are switches: finish (first "
+        "winner / to the last), uno_call (manual / auto), jump_in, seven_zero."
     ),
     deck=_frozen(classic_deck()),
     points=_frozen({"S": 10, "R": 10, "D2": 10, "W": 20, "W4": 20} | MUTANT_POINTS),
     per_opponent=frozenset({"SP"}),
     switches=_frozen(
-        {"stack_draw_two": True, "scoring": "discards_minus_hand", "first_player": "random"}
+        {
+            "stack_draw_two": True,
+            "scoring": "discards_minus_hand",
+            "first_player": "random",
+            # The bot itself gives the +2 when the next player moves before the «Уно».
+            "uno_penalty": "auto",
+        }
     ),
 )
 

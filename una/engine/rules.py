@@ -107,6 +107,9 @@ SWITCHES: dict[str, Switch] = {
         Switch("uno_window", str, "next_turn",
                "a missed UNO can be caught until the next player acts, or until her own turn",
                choices=("next_turn", "own_turn")),
+        Switch("uno_penalty", str, "catch",
+               "a missed UNO costs 2 cards only when caught, or automatically when its window "
+               "closes", choices=("catch", "auto")),
         Switch("false_uno_penalty", bool, False,
                "calling UNO with more than one card can be caught like a missed call"),
         Switch("bad_catch_penalty", bool, False, "a wrong catch costs the catcher 2 cards"),
@@ -152,6 +155,7 @@ class RuleSet:
     play_drawn: str = "may"
     uno_call: str = "manual"
     uno_window: str = "next_turn"
+    uno_penalty: str = "catch"
     false_uno_penalty: bool = False
     bad_catch_penalty: bool = False
     challenge: bool = True

@@ -1408,7 +1408,7 @@ def uno_call(game: Game, seat: int) -> str | None:
     return None
 
 
-def readable_refusal(game: Game, seat: int, action: Action, reason: str) -> str:
+def readable_refusal(game: Game, seat: int, action: Action, reason: object) -> str:
     """The engine's reason for refusing ``action``, with players named and cards called
     as people call them ("Bob", "red 7"), not by seat numbers and codes.
 
@@ -1416,7 +1416,7 @@ def readable_refusal(game: Game, seat: int, action: Action, reason: str) -> str:
     >>> readable_refusal(game, 1, Action.parse("play R7"), "it is seat 0's turn, not seat 1's")
     "red 7: it is Ann's turn, not Bob's"
     """
-    text = reason
+    text = str(reason)  # the engine's Refusal: its English sentence
     for index, name in sorted(enumerate(game.names), key=lambda item: -item[0]):
         text = text.replace(f"seat {index}'s", f"{name}'s").replace(f"seat {index}", name)
     words = text.split(" ")

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -30,38 +31,65 @@ log = logging.getLogger("una.telegram")
 
 
 class Bucket:
-    """A token bucket: ``per_minute`` calls a minute, bursts of ``burst``."""
+    """A chat's budget of calls: bursts of ``burst``, ``per_minute`` a minute on average, and
+    never more than ``per_minute`` in any ``window`` seconds (a token bucket alone lets
+    ``per_minute + burst`` through in a minute: Telegram counts the calls themselves).
 
-    def __init__(self, per_minute: float, burst: int) -> None:
-        self.rate = per_minute / 60.0
+    >>> bucket = Bucket(per_minute=2, burst=5, window=60.0)
+    >>> asyncio.run(bucket.take()), asyncio.run(bucket.take()), bucket.free()
+    (None, None, False)
+    """
+
+    def __init__(self, per_minute: float, burst: int, window: float = 60.0) -> None:
+        self.rate = per_minute / window
         self.burst = float(burst)
+        self.limit = max(1, int(per_minute))
+        self.window = window
         self.tokens = float(burst)
         self.stamp = time.monotonic()
+        self.calls: deque[float] = deque()
 
     def _refill(self) -> None:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
+        while self.calls and self.calls[0] <= now - self.window:
+            self.calls.popleft()
+
+    def free(self) -> bool:
+        """Whether a call could be made now."""
+        self._refill()
+        return self.tokens >= 1.0 and len(self.calls) < self.limit
 
     async def take(self) -> None:
         while True:
             self._refill()
-            if self.tokens >= 1.0:
+            if self.tokens >= 1.0 and len(self.calls) < self.limit:
                 self.tokens -= 1.0
+                self.calls.append(time.monotonic())
                 return
-            await asyncio.sleep((1.0 - self.tokens) / self.rate)
+            wait = (1.0 - self.tokens) / self.rate if self.tokens < 1.0 else 0.0
+            if len(self.calls) >= self.limit:
+                wait = max(wait, self.calls[0] + self.window - time.monotonic())
+            await asyncio.sleep(max(wait, 0.001))
 
     def refund(self) -> None:
+        """Give back a token taken for a call that was not made."""
         self.tokens = min(self.burst, self.tokens + 1.0)
+        if self.calls:
+            self.calls.pop()
 
 
 @dataclass
 class Render:
-    """What a board should show; ``new``: send it as a new message rather than edit."""
+    """What a board should show; ``new``: send it as a new message rather than edit;
+    ``shown``: called once Telegram took it (what it carried is delivered then, not before:
+    a refused call leaves the state to render again)."""
 
     text: str
     markup: InlineKeyboardMarkup | None = None
     new: bool = False
+    shown: Callable[[], Awaitable[None]] | None = None
 
 
 class Board:
@@ -131,6 +159,7 @@ class Board:
         if not render.new and self.message_id is not None:
             if self._last == (render.text, markup):
                 self.bucket.refund()
+                await _shown(render)
                 return True
             try:
                 await self.bot.edit_message_text(
@@ -140,6 +169,7 @@ class Board:
                     reply_markup=render.markup,
                 )
                 self._last = (render.text, markup)
+                await _shown(render)
                 return True
             except TelegramRetryAfter as error:
                 await self._later(error.retry_after)
@@ -147,6 +177,7 @@ class Board:
             except TelegramBadRequest as error:
                 if "not modified" in error.message:
                     self._last = (render.text, markup)
+                    await _shown(render)
                     return True
                 log.info("edit refused in %s (%s): sending anew", self.chat_id, error.message)
         return await self._send(render, markup)
@@ -166,12 +197,19 @@ class Board:
         self.message_id = message.message_id
         self._last = (render.text, markup)
         await self.on_new(message.message_id)
+        await _shown(render)
         if self.delete_old and old is not None:
             with contextlib.suppress(TelegramAPIError):
                 await self.bot.delete_message(chat_id=self.chat_id, message_id=old)
         return True
 
     async def _later(self, seconds: float) -> None:
+        # Nothing was shown: the next render carries the same lines again, with any newer.
         log.warning("flood control in %s: waiting %s s", self.chat_id, seconds)
         await asyncio.sleep(seconds)
         self._dirty.set()
+
+
+async def _shown(render: Render) -> None:
+    if render.shown is not None:
+        await render.shown()

@@ -18,6 +18,7 @@ clients to its table: versions survive, so the buttons already shown keep workin
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import logging
 import re
@@ -25,20 +26,45 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import Bot
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.exceptions import TelegramAPIError
+from aiogram.types import (
+    ChosenInlineResult,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InlineQuery,
+    InlineQueryResultArticle,
+    InlineQueryResultPhoto,
+    InlineQueryResultsButton,
+    InputTextMessageContent,
+)
 
-from una.engine import Action, Card, Kind, RuleSet, UnaError
+from una.engine import Action, Card, Kind, Record, RuleSet, UnaError
+from una.engine.events import Event
 from una.server import protocol as p
 from una.server.rooms import Client, RoomService, Table
 from una.telegram.board import Board, Bucket, Render
-from una.telegram.callbacks import Act, Opt, Pick, Show
-from una.telegram.i18n import COLOR_EMOJI, LANGS, card_label, color_label, describe, lang_of, t
+from una.telegram.callbacks import Act, Opt, Pick, Show, fits
+from una.telegram.cards import HEIGHT, WIDTH
+from una.telegram.i18n import (
+    COLOR_EMOJI,
+    LANGS,
+    card_label,
+    color_label,
+    describe,
+    lang_of,
+    refusal_text,
+    t,
+)
 from una.telegram.store import OBSERVER_ID, ChatState, TelegramStore, UserRow
 
 log = logging.getLogger("una.telegram")
 
+InlineResult = InlineQueryResultArticle | InlineQueryResultPhoto
 MAX_PLAYERS = 10
+#: Event lines per group message (a full message goes on in a new one, nothing is cut);
+#: the inline mode keeps one message per hand, so it takes more (4096 characters at most).
 MAX_LINES = 14
+MAX_LINES_INLINE = 60
 TARGETS = (100, 200, 300, 500, 1000)
 _BOT_NAME = re.compile(r"-(\d+)$")
 
@@ -61,11 +87,17 @@ class Options:
     turn_timer: int | None = 60
     #: Seconds before the next hand is dealt automatically (the button deals at once).
     deal_delay: float = 6.0
-    group_per_minute: float = 20.0
+    #: Telegram allows about 20 messages a minute in a group: stay under it with a margin.
+    group_per_minute: float = 18.0
     group_burst: int = 3
     dm_per_minute: float = 60.0
     dm_burst: int = 5
+    #: The length of a "minute" for the budgets (a test hook: a short one).
+    flood_window: float = 60.0
     bot_kind: str = "heuristic"
+    #: Public base URL of the card images (``una serve``'s ``/telegram/cards``): inline
+    #: results show cards as pictures then, as text otherwise.
+    card_url: str | None = None
     #: Switches under every chat's own (a test hook: a low ``target``).
     rules: dict[str, Any] = field(default_factory=dict)
 
@@ -86,7 +118,11 @@ class ChatRuntime:
     views: dict[int, dict[str, Any]] = field(default_factory=dict)
     versions: dict[int, int] = field(default_factory=dict)
     picks: dict[int, str] = field(default_factory=dict)
+    #: The last version announced in the group (kept in storage as ``state.announced``).
     seen: int = 0
+    backlog: list[tuple[int, list[Event]]] = field(default_factory=list)
+    #: Players who pressed «📢 Uno» before their play (their next play calls it).
+    armed: set[int] = field(default_factory=set)
     lines: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     turn_key: tuple[Any, ...] | None = None
@@ -128,14 +164,23 @@ class TelegramUna:
                 if found is not None:
                     self._lobby_names[uid] = html.escape(found.name)
             table = self.service.tables.get(state.table or "")
-            if table is None or table.game is None or table.game.match_over:
+            announced = state.announced if state.announced >= 0 else None
+            if (
+                table is None
+                or table.game is None
+                or (table.game.match_over and (announced is None or announced >= table.version))
+            ):
                 if state.table is not None:
                     state.table, state.dms = None, {}
                     await self.store.save_chat(state)
                 continue
-            await self._attach(rt, table)
+            # What was accepted but not yet announced before the stop is told first; a
+            # finished match then closes as usual (the observer's first state sees it over).
+            rt.seen = table.version if announced is None else announced
+            rt.backlog = await self._backlog(table, rt.seen)
+            rt.want_new = True
             rt.notes.append(t(state.lang, "restored"))
-            rt.seen = table.version
+            await self._attach(rt, table)
             rt.board.touch()
             for board in rt.dms.values():
                 board.touch()
@@ -161,7 +206,9 @@ class TelegramUna:
         rt = self.chats.get(state.chat_id)
         if rt is not None:
             return rt
-        bucket = Bucket(self.options.group_per_minute, self.options.group_burst)
+        bucket = Bucket(
+            self.options.group_per_minute, self.options.group_burst, self.options.flood_window
+        )
 
         async def on_new(message_id: int) -> None:
             state.board = message_id
@@ -363,20 +410,35 @@ class TelegramUna:
     def rules_of(self, state: ChatState) -> RuleSet:
         return RuleSet.from_json({"preset": "telegram", **self.options.rules, **state.rules})
 
+    def seated(self, rt: ChatRuntime, uid: int) -> bool:
+        """Whether the Telegram user holds a seat in the chat's running game."""
+        table = self._playing(rt)
+        client = rt.clients.get(uid)
+        return (
+            table is not None
+            and client is not None
+            and table.engine_seat(client.player_id) is not None
+        )
+
     def _playing(self, rt: ChatRuntime) -> Table | None:
         table = self.service.tables.get(rt.state.table or "")
         if table is None or table.game is None or table.game.match_over:
             return None
         return table
 
-    async def begin(self, rt: ChatRuntime) -> str | None:
-        """``/begin``: a table at the room service, its players seated, the match started."""
+    async def begin(
+        self, rt: ChatRuntime, uid: int | None = None, admin: bool = False
+    ) -> str | None:
+        """``/begin``: a table at the room service, its players seated, the match started.
+        ``uid``: who asks (a registered player or an admin of the chat may deal)."""
         state, lang = rt.state, rt.state.lang
         async with rt.lock:
             if self._playing(rt) is not None:
                 return t(lang, "playing")
             if not state.players:
                 return t(lang, "no_humans")
+            if uid is not None and uid not in state.players and not admin:
+                return t(lang, "deal_refused")
             if len(state.players) + state.bots < 2:
                 return t(lang, "too_few")
             old = self.service.tables.get(state.table or "")
@@ -406,7 +468,9 @@ class TelegramUna:
             for user in people[1:]:
                 await self.call(rt.clients[user.tg_id], p.Join(table=code))
             state.table, state.dms = code, {}
-            rt.seen, rt.lines, rt.notes, rt.turn_key = 0, [], [], None
+            rt.seen, rt.lines, rt.notes, rt.turn_key, rt.backlog = 0, [], [], None, []
+            state.announced = 0
+            rt.armed.clear()
             rt.views.clear()
             rt.versions.clear()
             rt.dm_keys.clear()
@@ -429,14 +493,15 @@ class TelegramUna:
         rt.board.touch()
         return None
 
-    async def stop(self, rt: ChatRuntime, user: UserRow) -> str:
+    async def stop(self, rt: ChatRuntime, user: UserRow, admin: bool = False) -> str:
+        """``/stop``: only a player of the running game, or an admin of the chat."""
         state, lang = rt.state, rt.state.lang
         async with rt.lock:
             table = self._playing(rt)
             if table is None:
                 return t(lang, "no_game")
-            if user.tg_id not in rt.clients and user.tg_id not in state.players:
-                return t(lang, "not_player")
+            if not (self.seated(rt, user.tg_id) or admin):
+                return t(lang, "stop_refused")
             game = table.game
             assert game is not None
             if table.game_id is not None:
@@ -450,9 +515,14 @@ class TelegramUna:
         """Close the table and go back to the lobby (the caller holds the chat's lock)."""
         rt.board.touch()
         await rt.board.idle()
+        over = t(rt.state.lang, "dm_over" if table.game and table.game.match_over else "dm_stopped")
         for board in rt.dms.values():
             await board.idle()
             board.close()
+            # No «Your turn» and no buttons left under a game that is over.
+            with contextlib.suppress(TelegramAPIError):
+                await board.bucket.take()
+                await board.show(Render(over, None))
         rt.dms.clear()
         if table.code in self.service.tables:
             await self.service.close_table(table)
@@ -486,22 +556,39 @@ class TelegramUna:
     # ------------------------------------------------------------ settings
 
     async def toggle(self, rt: ChatRuntime, key: str) -> str | None:
-        """A settings button; an error text, or None when done."""
+        """A settings button; an error text, or None when done. ``key`` is ``name=value``
+        (the value the button sets, so a press after someone else's never undoes it), or a
+        bare name (an older button: the switch flips)."""
         state = rt.state
+        name, _, wanted = key.partition("=")
         async with rt.lock:
-            if key == "lang":
-                state.lang = LANGS[(LANGS.index(state.lang) + 1) % len(LANGS)]
+            if name == "inl":
+                state.inline = wanted == "1" if wanted in ("0", "1") else not state.inline
+            elif name == "lang":
+                if wanted in LANGS:
+                    state.lang = wanted
+                else:
+                    state.lang = LANGS[(LANGS.index(state.lang) + 1) % len(LANGS)]
             else:
                 if self._playing(rt) is not None:
                     return t(state.lang, "settings_locked")
                 rules = self.rules_of(state)
-                if key == "tgt":
-                    index = TARGETS.index(rules.target) if rules.target in TARGETS else -1
-                    change: dict[str, Any] = {"target": TARGETS[(index + 1) % len(TARGETS)]}
+                change: dict[str, Any]
+                if name == "tgt":
+                    if wanted.isdigit() and int(wanted) in TARGETS:
+                        change = {"target": int(wanted)}
+                    else:
+                        index = TARGETS.index(rules.target) if rules.target in TARGETS else -1
+                        change = {"target": TARGETS[(index + 1) % len(TARGETS)]}
+                elif name in TOGGLES:
+                    switch, values = TOGGLES[name]
+                    if wanted in ("0", "1"):
+                        change = {switch: values[int(wanted)]}
+                    else:
+                        now = getattr(rules, switch)
+                        change = {switch: values[1] if now == values[0] else values[0]}
                 else:
-                    switch, values = TOGGLES[key]
-                    now = getattr(rules, switch)
-                    change = {switch: values[1] if now == values[0] else values[0]}
+                    return t(state.lang, "unknown_button")
                 try:
                     self.rules_of(ChatState(state.chat_id, rules=state.rules | change))
                 except UnaError as error:
@@ -523,14 +610,24 @@ class TelegramUna:
             data = Opt(c=state.chat_id, v=state.revision, k=key).pack()
             return [InlineKeyboardButton(text=text, callback_data=data)]
 
+        def other(key: str) -> str:
+            # The button sets the other value: its data says which.
+            switch, values = TOGGLES[key]
+            return f"{key}={1 - values.index(getattr(rules, switch))}"
+
+        index = TARGETS.index(rules.target) if rules.target in TARGETS else -1
+        next_lang = LANGS[(LANGS.index(lang) + 1) % len(LANGS)]
         rows = [
-            opt(t(lang, f"mode_{rules.finish}"), "fin"),
-            opt(t(lang, f"mode_uno_{rules.uno_call}"), "uno"),
-            opt(f"{flag(rules.jump_in)} {t(lang, 'mode_jump_in')}", "jump"),
-            opt(f"{flag(rules.seven_zero)} {t(lang, 'mode_seven_zero')}", "sz"),
-            opt(f"{flag(rules.stack_draw_two)} {t(lang, 'mode_stack')}", "stack"),
-            opt(t(lang, "mode_target", n=rules.target), "tgt"),
-            opt(t(lang, "mode_lang"), "lang"),
+            opt(t(lang, f"mode_{rules.finish}"), other("fin")),
+            opt(t(lang, f"mode_uno_{rules.uno_call}"), other("uno")),
+            opt(f"{flag(rules.jump_in)} {t(lang, 'mode_jump_in')}", other("jump")),
+            opt(f"{flag(rules.seven_zero)} {t(lang, 'mode_seven_zero')}", other("sz")),
+            opt(f"{flag(rules.stack_draw_two)} {t(lang, 'mode_stack')}", other("stack")),
+            opt(
+                t(lang, "mode_target", n=rules.target), f"tgt={TARGETS[(index + 1) % len(TARGETS)]}"
+            ),
+            opt(f"{flag(state.inline)} {t(lang, 'mode_inline')}", f"inl={int(not state.inline)}"),
+            opt(t(lang, "mode_lang"), f"lang={next_lang}"),
         ]
         return InlineKeyboardMarkup(inline_keyboard=rows)
 
@@ -548,6 +645,7 @@ class TelegramUna:
             f"{t(lang, 'mode_seven_zero')}: {on if rules.seven_zero else off}",
             f"{t(lang, 'mode_stack')}: {on if rules.stack_draw_two else off}",
             t(lang, "mode_target", n=rules.target),
+            f"{t(lang, 'mode_inline')}: {on if rt.state.inline else off}",
         ]
         return "; ".join(parts)
 
@@ -566,26 +664,73 @@ class TelegramUna:
     # ------------------------------------------------------------ playing
 
     async def press(self, rt: ChatRuntime, uid: int, data: Act) -> str | None:
-        """A game button: None when applied, else the answer to show."""
+        """A game button: None when applied, else the answer to show.
+
+        A button is refused only when what it asks is no longer possible: a press made
+        after others acted (the version moved) still counts when its action is legal now.
+        """
         lang = rt.state.lang
         table = self.service.tables.get(data.t)
-        if table is None or rt.state.table != data.t or data.v != table.version:
+        if table is None or table.game is None or rt.state.table != data.t:
             return t(lang, "stale")
         client = rt.clients.get(uid)
-        if client is None or table.engine_seat(client.player_id) is None:
+        seat = table.engine_seat(client.player_id) if client is not None else None
+        if client is None or seat is None:
             return t(lang, "not_player")
+        try:
+            action = Action.parse(data.a)
+        except UnaError:
+            return t(lang, "unknown_button")
+        if action.kind is Kind.UNO:
+            return await self._uno_button(rt, uid, table, seat)
+        if uid in rt.armed and action.card is not None and not action.uno:
+            called = Action.play(action.card, action.color, action.targets, uno=True)
+            if table.game.is_legal(seat, called) and len(table.game.hands[seat]) == 2:
+                action = called
         rt.picks.pop(uid, None)
-        answers = await self.call(client, p.Act(action=data.a, version=data.v))
-        errors = [m for m in answers if m["type"] == "error"]
-        if errors:
-            if errors[0].get("code") == "stale":
+        for _ in range(3):
+            game = table.game
+            if game is None:
                 return t(lang, "stale")
-            return _error_text(lang, errors, escape=False)
-        return None
+            refusal = game.why_illegal(seat, action)
+            if refusal is not None:
+                if data.v != table.version:
+                    return t(lang, "stale")
+                return t(lang, "error", message=refusal_text(refusal, self._names(table), lang))
+            answers = await self.call(client, p.Act(action=action.code, version=table.version))
+            errors = [m for m in answers if m["type"] == "error"]
+            if not errors:
+                if action.kind is Kind.PLAY:
+                    rt.armed.discard(uid)
+                return None
+            if errors[0].get("code") != "stale":
+                return _error_text(lang, errors, escape=False)
+            # Another action came in between: judge the press again on the new state.
+        return t(lang, "stale")
+
+    async def _uno_button(self, rt: ChatRuntime, uid: int, table: Table, seat: int) -> str | None:
+        """«📢 Uno» on her hand: with two cards on her turn it goes with her next card; with
+        one card owed, it is the call itself (sent like a typed «уно»)."""
+        game = table.game
+        assert game is not None
+        lang = rt.state.lang
+        if game.owes_uno[seat] and len(game.hands[seat]) == 1:
+            await self.uno(rt, uid, "uno")
+            return None
+        if len(game.hands[seat]) == 2:
+            if uid in rt.armed:
+                rt.armed.discard(uid)
+            else:
+                rt.armed.add(uid)
+            board = rt.dms.get(uid)
+            if board is not None:
+                board.touch()
+            return t(lang, "uno_armed") if uid in rt.armed else None
+        return t(lang, "stale")
 
     async def pick(self, rt: ChatRuntime, uid: int, data: Pick) -> str | None:
         table = self.service.tables.get(data.t)
-        if table is None or rt.state.table != data.t or data.v != table.version:
+        if table is None or rt.state.table != data.t:
             return t(rt.state.lang, "stale")
         if data.c:
             rt.picks[uid] = data.c
@@ -597,9 +742,20 @@ class TelegramUna:
         return None
 
     async def uno(self, rt: ChatRuntime, uid: int, text: str) -> None:
-        """A chat message that starts with uno / уно / una: the room service's UNO call."""
+        """A chat message that starts with uno / уно / una: the room service's UNO call,
+        only when it changes something (a call owed, or a false call the rules punish):
+        any other «уно» is silent and moves no version, so no button goes stale."""
         client = rt.clients.get(uid)
-        if client is None or self._playing(rt) is None:
+        table = self._playing(rt)
+        if client is None or table is None or table.game is None:
+            return
+        game = table.game
+        seat = table.engine_seat(client.player_id)
+        if seat is None or not game.active[seat] or game.hand_over:
+            return
+        owed = game.owes_uno[seat] and len(game.hands[seat]) == 1
+        false_call = game.rules.false_uno_penalty and len(game.hands[seat]) > 1
+        if not (owed or (false_call and not game.false_uno[seat])):
             return
         await self.call(client, p.Chat(text=text[:300]))
 
@@ -634,7 +790,9 @@ class TelegramUna:
         board = rt.dms.get(uid)
         if board is not None:
             return board
-        bucket = Bucket(self.options.dm_per_minute, self.options.dm_burst)
+        bucket = Bucket(
+            self.options.dm_per_minute, self.options.dm_burst, self.options.flood_window
+        )
 
         async def on_new(new_id: int) -> None:
             rt.state.dms[str(uid)] = new_id
@@ -646,6 +804,121 @@ class TelegramUna:
         )  # fmt: skip
         rt.dms[uid] = board
         return board
+
+    # ------------------------------------------------------------ inline mode
+
+    def _game_of(self, uid: int) -> tuple[ChatRuntime, Table, int] | None:
+        """The running game where the Telegram user holds a seat (inline queries name no
+        chat): the one where she is to act first, else any."""
+        found: list[tuple[ChatRuntime, Table, int]] = []
+        for rt in self.chats.values():
+            table = self._playing(rt)
+            client = rt.clients.get(uid)
+            if table is None or client is None:
+                continue
+            seat = table.engine_seat(client.player_id)
+            if seat is not None:
+                found.append((rt, table, seat))
+        found.sort(key=lambda item: item[1].game is None or item[1].game.to_act != item[2])
+        return found[0] if found else None
+
+    async def inline_query(self, query: InlineQuery) -> None:
+        """``@bot`` typed in the group: her legal moves as results (cards as pictures when
+        ``card_url`` serves them); the one she picks is played (:meth:`inline_chosen`)."""
+        found = self._game_of(query.from_user.id)
+        if found is None:
+            lang = lang_of(query.from_user.language_code)
+            none = InlineQueryResultsButton(text=t(lang, "inline_none"), start_parameter="help")
+            await query.answer([], cache_time=0, is_personal=True, button=none)
+            return
+        rt, table, seat = found
+        lang = rt.state.lang
+        results = self._inline_results(rt, table, seat)
+        button: InlineQueryResultsButton | None = None
+        if not results:
+            game = table.game
+            assert game is not None
+            names = self._names(table)
+            waiting = names[game.to_act] if game.to_act is not None else "…"
+            text = t(lang, "inline_wait", name=html.unescape(waiting))
+            button = InlineQueryResultsButton(text=text, start_parameter=f"g{rt.state.chat_id}")
+        await query.answer([*results[:50]], cache_time=0, is_personal=True, button=button)
+
+    def _inline_results(self, rt: ChatRuntime, table: Table, seat: int) -> list[InlineResult]:
+        game = table.game
+        assert game is not None
+        lang = rt.state.lang
+        names = self._names(table)
+        legal = game.legal_actions(seat)
+        two_left = len(game.hands[seat]) == 2
+        hand = " · ".join(card_label(c) for c in game.hands[seat])
+        results: list[InlineResult] = []
+        # With two cards, the plays that call «Uno» come first: the call goes with the card.
+        ordered = sorted(legal, key=lambda a: not (two_left and a.uno))
+        for action in ordered:
+            if action.uno and not two_left:
+                continue
+            rid = f"{table.code}:{table.version}:{action.code}"
+            if not fits(rid):
+                continue
+            title = self._action_title(action, names, lang, game.pending_draw)
+            if action.kind is Kind.PLAY and action.card is not None and self.options.card_url:
+                url = f"{self.options.card_url.rstrip('/')}/{action.card.code}.jpg"
+                results.append(
+                    InlineQueryResultPhoto(
+                        id=rid, photo_url=url, thumbnail_url=url, title=title,
+                        description=hand, caption=title, photo_width=WIDTH, photo_height=HEIGHT,
+                    )
+                )  # fmt: skip
+            else:
+                content = InputTextMessageContent(message_text=title)
+                results.append(
+                    InlineQueryResultArticle(
+                        id=rid, title=title, description=hand, input_message_content=content
+                    )
+                )
+        return results
+
+    def _action_title(self, action: Action, names: list[str], lang: str, pending: int) -> str:
+        """A move as the group reads it when she picks it: «🟥 7», «🌈 → 🟦», «📥 Взять»."""
+        kind = action.kind
+        if kind is Kind.PLAY and action.card is not None:
+            text = card_label(action.card)
+            if action.color is not None:
+                text += " → " + COLOR_EMOJI[action.color.value]
+            if action.targets:
+                text += " " + t(lang, "btn_swap", name=html.unescape(names[action.targets[0]]))
+            if action.uno:
+                text += " " + t(lang, "btn_uno")
+            return text
+        if kind is Kind.DRAW:
+            return t(lang, "btn_take", n=pending) if pending else t(lang, "btn_draw")
+        if kind is Kind.PASS:
+            return t(lang, "btn_pass")
+        if kind is Kind.CHALLENGE:
+            return t(lang, "btn_bluff")
+        if kind is Kind.UNO:
+            return t(lang, "btn_uno")
+        if kind is Kind.CATCH:
+            return t(lang, "btn_catch", name=html.unescape(names[action.targets[0]]))
+        if kind is Kind.COLOR and action.color is not None:
+            return color_label(action.color, lang)
+        return action.code
+
+    async def inline_chosen(self, chosen: ChosenInlineResult) -> None:
+        """She picked a result (Telegram's inline feedback): play it like a button press; a
+        refusal is told in the group's message."""
+        code, _, rest = chosen.result_id.partition(":")
+        version, _, action = rest.partition(":")
+        rt = self.runtime_of_table(code)
+        if rt is None or not version.isdigit():
+            return
+        uid = chosen.from_user.id
+        answer = await self.press(rt, uid, Act(t=code, v=int(version), a=action))
+        if answer:
+            name = self._lobby_names.get(uid) or html.escape(chosen.from_user.first_name)
+            rt.notes.append(f"{name}: {html.escape(answer)}")
+            rt.board.touch()
 
     async def username(self) -> str:
         if self._username is None:
@@ -689,13 +962,21 @@ class TelegramUna:
         game = table.game
         lang = rt.state.lang
         names = self._names(table)
+        to_the_last = game.rules.finish == "to_the_last"
+        most = MAX_LINES_INLINE if rt.state.inline else MAX_LINES
+        # Whole versions, oldest first, while they fit one message (at least one version).
         fresh: list[str] = []
-        for version, events in list(table.history):
-            if version > rt.seen:
-                fresh.extend(describe(e.visible_to(None), names, lang) for e in events)
-        rt.seen = table.version
-        fresh.extend(rt.notes)
-        rt.notes.clear()
+        upto = rt.seen
+        behind = False
+        for version, events in self._events_since(rt, table):
+            lines = [describe(e.visible_to(None), names, lang, to_the_last) for e in events]
+            if fresh and len(fresh) + len(lines) > most:
+                behind = True
+                break
+            fresh.extend(lines)
+            upto = version
+        notes = [] if behind else list(rt.notes)
+        fresh.extend(notes)
         view = game.view_for(None)
         if view.match_over:
             key: tuple[Any, ...] = ("match", table.code)
@@ -704,13 +985,34 @@ class TelegramUna:
         else:
             assert view.to_act is not None
             key = ("turn", table.code, view.hand_number, view.to_act)
-        notable = key[0] != "turn" or not table.seat_info(key[3]).automatic
-        new = rt.want_new or rt.board.message_id is None or (key != rt.turn_key and notable)
-        rt.want_new = False
-        rt.turn_key = key
-        rt.lines = fresh if new else rt.lines + fresh
-        rt.lines = rt.lines[-MAX_LINES:]
-        parts = [f"<b>🃏 {t(lang, 'hand', n=view.hand_number)}</b>", *rt.lines, ""]
+        # A new message when a person's turn comes (a mention notifies her); in the inline
+        # mode only when a hand starts or ends: one live message per hand.
+        if rt.state.inline:
+            notable = rt.turn_key is None or _span(key) != _span(rt.turn_key)
+        else:
+            notable = key[0] != "turn" or not table.seat_info(key[3]).automatic
+        new = (
+            rt.want_new
+            or rt.board.message_id is None
+            or (key != rt.turn_key and notable)
+            or len(rt.lines) + len(fresh) > most
+        )
+        shown_lines = fresh if new else rt.lines + fresh
+
+        async def shown() -> None:
+            # Delivered: only now are these lines announced (a 429 renders them again).
+            rt.seen = max(rt.seen, upto)
+            rt.lines = shown_lines
+            rt.turn_key = key
+            rt.want_new = False
+            del rt.notes[: len(notes)]
+            if rt.state.announced != rt.seen:
+                rt.state.announced = rt.seen
+                await self.store.save_chat(rt.state)
+            if behind:
+                rt.board.touch()
+
+        parts = [f"<b>🃏 {t(lang, 'hand', n=view.hand_number)}</b>", *shown_lines, ""]
         color = f" ({t(lang, 'color_now')} {color_label(view.color, lang)})" if view.color else ""
         deck = t(lang, "deck", n=view.draw_pile)
         parts.append(f"{t(lang, 'top')}: {card_label(view.top)}{color} · {deck}")
@@ -741,7 +1043,7 @@ class TelegramUna:
         else:
             assert view.to_act is not None
             turn = self._mention(rt, table, view.to_act, names) if new else names[view.to_act]
-            timer = f" · ⏱ {table.timer} s" if table.timer else ""
+            timer = " · " + t(lang, "timer_short", n=table.timer) if table.timer else ""
             parts.append(f"<b>{t(lang, 'turn')}</b>: {turn}{timer}")
             rows.append([_button(t(lang, "btn_show"), Show(t=table.code, v=v))])
             if any(a.kind is Kind.CHALLENGE for a in game.legal_actions(view.to_act)):
@@ -750,7 +1052,26 @@ class TelegramUna:
                 label = t(lang, "btn_catch", name=html.unescape(names[seat]))
                 rows.append([_button(label, Act(t=table.code, v=v, a=f"catch @{seat}"))])
         markup = InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
-        return Render(_clip("\n".join(parts)), markup, new=new)
+        return Render(_clip("\n".join(parts)), markup, new=new, shown=shown)
+
+    def _events_since(self, rt: ChatRuntime, table: Table) -> list[tuple[int, list[Event]]]:
+        """The table's events not yet announced, by version: the service's recent history,
+        and before it what a restart replayed from the record (``backlog``)."""
+        merged = {version: events for version, events in rt.backlog if version > rt.seen}
+        merged.update((version, events) for version, events in table.history if version > rt.seen)
+        return sorted(merged.items(), key=lambda item: item[0])
+
+    async def _backlog(self, table: Table, after: int) -> list[tuple[int, list[Event]]]:
+        """Every version after ``after`` with its events, replayed from the stored record
+        (a restored table's history starts empty)."""
+        if table.game_id is None:
+            return []
+        record = Record.from_json(await self.service.storage.record(table.game_id))
+        game = record.new_game()
+        out = [(table.version_base, list(game.start_events))]
+        for index, (actor, code) in enumerate(record.actions):
+            out.append((table.version_base + index + 1, game.apply(actor, code)))
+        return [(version, events) for version, events in out if version > after]
 
     def _render_lobby(self, rt: ChatRuntime) -> Render | None:
         state, lang = rt.state, rt.state.lang
@@ -797,6 +1118,9 @@ class TelegramUna:
         color = view.get("color")
         shown_color = f" ({color_label(color, lang)})" if color else ""
         parts.append(f"{t(lang, 'top')}: {card_label(Card.parse(view['top']))}{shown_color}")
+        for shown in view.get("revealed") or []:
+            cards = " · ".join(card_label(Card.parse(c)) for c in shown["cards"]) or "—"
+            parts.append(t(lang, "revealed", name=names[shown["seat"]], cards=cards))
         to_act = view.get("to_act")
         my_turn = to_act == me
         if view.get("drawn") and my_turn:
@@ -822,13 +1146,19 @@ class TelegramUna:
         v: int,
     ) -> InlineKeyboardMarkup | None:
         lang = rt.state.lang
-        legal = [Action.parse(a) for a in view["legal"]]
-        legal = [a for a in legal if a.kind is not Kind.UNO and not a.uno]
+        everything = [Action.parse(a) for a in view["legal"]]
+        legal = [a for a in everything if a.kind is not Kind.UNO and not a.uno]
         picked = rt.picks.get(uid)
         rows: list[list[InlineKeyboardButton]] = []
+        options: list[Action] = []
         if picked:
             card = Card.parse(picked)
             options = [a for a in legal if a.kind is Kind.PLAY and a.card == card]
+        if not options:
+            # Always from the current state: a sub-keyboard whose card is gone (a swap, a
+            # jump-in) gives way to the whole hand.
+            rt.picks.pop(uid, None)
+        else:
             row: list[InlineKeyboardButton] = []
             for action in options:
                 if action.targets:
@@ -871,6 +1201,12 @@ class TelegramUna:
                 extra.append(_button(t(lang, "btn_bluff"), Act(t=code, v=v, a="challenge")))
         if extra:
             rows.append(extra)
+        hand = view.get("hand") or []
+        if any(a.kind is Kind.UNO for a in everything):
+            rows.append([_button(t(lang, "btn_uno"), Act(t=code, v=v, a="uno"))])
+        elif len(hand) == 2 and any(a.uno for a in everything):
+            label = t(lang, "btn_uno_armed" if uid in rt.armed else "btn_uno")
+            rows.append([_button(label, Act(t=code, v=v, a="uno"))])
         for action in legal:
             if action.kind is Kind.CATCH:
                 label = t(lang, "btn_catch", name=html.unescape(names[action.targets[0]]))
@@ -884,6 +1220,11 @@ async def _nothing(message: dict[str, Any]) -> None:
 
 def _button(text: str, data: Act | Pick | Show | Opt) -> InlineKeyboardButton:
     return InlineKeyboardButton(text=text, callback_data=data.pack())
+
+
+def _span(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What one group message covers in the inline mode: a hand (its turns and its end)."""
+    return key[:2] if key[0] == "match" else ("hand", key[1], key[2])
 
 
 def _chunks(items: list[InlineKeyboardButton], size: int) -> list[list[InlineKeyboardButton]]:

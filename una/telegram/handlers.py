@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 
 from aiogram import Bot, Dispatcher, F, Router
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import TelegramAPIError, TelegramRetryAfter
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message, User
+from aiogram.types import (
+    CallbackQuery,
+    ChatMemberUpdated,
+    ChosenInlineResult,
+    InlineQuery,
+    Message,
+    User,
+)
 
 from una.telegram.bridge import ChatRuntime, TelegramUna
 from una.telegram.callbacks import Act, Opt, Pick, Show
@@ -16,6 +24,8 @@ from una.telegram.store import UserRow
 
 GROUP = F.chat.type.in_({"group", "supergroup"})
 UNO_TEXT = r"(?i)^\s*(uno|уно|una)"
+#: Commands that only mean something in a group: in a private chat the bot says so.
+GROUP_COMMANDS = ("begin", "leave", "score", "settings", "stop", "rules", "addbot", "delbot")
 ALERT_LIMIT = 200
 
 
@@ -40,9 +50,16 @@ def build_router(una: TelegramUna) -> Router:
         return rt, user
 
     async def say(rt: ChatRuntime, text: str | None, bot: Bot) -> None:
-        if text:
+        if not text:
+            return
+        for _ in range(3):
             await rt.bucket.take()
-            await bot.send_message(rt.state.chat_id, text)
+            try:
+                await bot.send_message(rt.state.chat_id, text)
+                return
+            except TelegramRetryAfter as error:
+                # Flood control: the reply waits and goes out, it is not lost.
+                await asyncio.sleep(error.retry_after)
 
     @router.message(Command("start"), GROUP)
     async def start(message: Message, bot: Bot) -> None:
@@ -85,14 +102,17 @@ def build_router(una: TelegramUna) -> Router:
     async def begin(message: Message, bot: Bot) -> None:
         found = await context(message)
         if found:
-            await say(found[0], await una.begin(found[0]), bot)
+            rt, user = found
+            admin = user.tg_id not in rt.state.players and await is_admin(bot, rt, user.tg_id)
+            await say(rt, await una.begin(rt, user.tg_id, admin), bot)
 
     @router.message(Command("stop"), GROUP)
     async def stop(message: Message, bot: Bot) -> None:
         found = await context(message)
         if found:
             rt, user = found
-            await say(rt, await una.stop(rt, user), bot)
+            admin = not una.seated(rt, user.tg_id) and await is_admin(bot, rt, user.tg_id)
+            await say(rt, await una.stop(rt, user, admin), bot)
 
     @router.message(Command("settings"), GROUP)
     async def settings(message: Message, bot: Bot) -> None:
@@ -135,6 +155,32 @@ def build_router(una: TelegramUna) -> Router:
         rt = una.chats.get(message.chat.id)
         if sender is not None and rt is not None and message.text:
             await una.uno(rt, sender.id, message.text)
+
+    # ------------------------------------------------------ private chats
+
+    @router.message(Command(*GROUP_COMMANDS), F.chat.type == "private")
+    async def private_command(message: Message, command: CommandObject) -> None:
+        lang = _lang(message.from_user)
+        await message.answer(t(lang, "group_only", command="/" + command.command))
+
+    @router.message(F.chat.type == "private", F.text.regexp(UNO_TEXT))
+    async def private_uno(message: Message) -> None:
+        await message.answer(t(_lang(message.from_user), "uno_private"))
+
+    # ------------------------------------------------------ joining a group
+
+    @router.my_chat_member(F.chat.type.in_({"group", "supergroup"}))
+    async def added(event: ChatMemberUpdated, bot: Bot) -> None:
+        if event.new_chat_member.status not in ("member", "administrator"):
+            return
+        if event.old_chat_member.status in ("member", "administrator", "creator"):
+            return
+        rt = await una.chat(event.chat.id, event.chat.title, event.from_user.language_code)
+        me = await bot.get_me()  # not the cached one: privacy may have changed since
+        # Privacy mode (Telegram's default) hides plain messages from a bot that is no admin.
+        if not me.can_read_all_group_messages and event.new_chat_member.status == "member":
+            await rt.bucket.take()
+            await bot.send_message(rt.state.chat_id, t(rt.state.lang, "privacy_on"))
 
     # ------------------------------------------------------------- buttons
 
@@ -190,8 +236,10 @@ def build_router(una: TelegramUna) -> Router:
 
     @router.callback_query(Opt.filter())
     async def option(query: CallbackQuery, callback_data: Opt, bot: Bot) -> None:
+        # Lobby and settings buttons say what they do, whatever changed since they were
+        # drawn (the revision): a press is refused only when it is no longer possible.
         rt = una.chats.get(callback_data.c)
-        if rt is None or callback_data.v != rt.state.revision:
+        if rt is None:
             await answer(query, stale(query, rt))
             return
         key = callback_data.k
@@ -202,11 +250,14 @@ def build_router(una: TelegramUna) -> Router:
         elif key == "bot":
             await answer(query, await una.add_bot(rt, +1))
         elif key == "begin":
-            reply = await una.begin(rt)
+            admin = sender.id not in rt.state.players and await is_admin(bot, rt, sender.id)
+            reply = await una.begin(rt, sender.id, admin)
             await answer(query, reply, alert=reply is not None)
         else:
             error = await una.toggle(rt, key)
-            await answer(query, error, alert=error is not None)
+            # The answer comes at once; the message's edit waits for the chat's budget.
+            done = t(rt.state.lang, "set_to", mode=una.modes_text(rt))
+            await answer(query, error or done, alert=error is not None)
             if error is None and query.message is not None:
                 await rt.bucket.take()
                 with contextlib.suppress(TelegramAPIError):
@@ -217,7 +268,29 @@ def build_router(una: TelegramUna) -> Router:
                         reply_markup=una.settings_markup(rt),
                     )
 
+    @router.callback_query()
+    async def unknown(query: CallbackQuery) -> None:
+        # Garbage or a button of an older bot: answered, so the user's button stops spinning.
+        await answer(query, t(_lang(query.from_user), "unknown_button"))
+
+    @router.inline_query()
+    async def inline(query: InlineQuery) -> None:
+        await una.inline_query(query)
+
+    @router.chosen_inline_result()
+    async def chosen(result: ChosenInlineResult) -> None:
+        await una.inline_chosen(result)
+
     return router
+
+
+async def is_admin(bot: Bot, rt: ChatRuntime, user_id: int) -> bool:
+    """Whether the user administers the chat (Telegram says so; False when it will not)."""
+    try:
+        member = await bot.get_chat_member(rt.state.chat_id, user_id)
+    except TelegramAPIError:
+        return False
+    return member.status in ("creator", "administrator")
 
 
 def _lang(user: User | None) -> str:

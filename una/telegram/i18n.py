@@ -1,7 +1,8 @@
 """Russian and English texts of the Telegram bot, cards as emoji plus text, and events.
 
 A small dict of our own (no gettext catalogs): :func:`t` looks a key up in the chat's
-language and formats it.
+language and formats it; :data:`REFUSALS` renders the engine's refusal codes
+(:func:`refusal_text`). Every key has both languages (tests/telegram/test_i18n.py).
 
 >>> t("en", "registered", name="Ann", count=2)
 'Ann is in the game (2 registered).'
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from una.engine import Card, Color
+from una.engine import Card, Color, Refusal
 from una.engine import events as ev
 from una.engine.events import Event
 
@@ -83,8 +84,10 @@ TEXTS: dict[str, dict[str, str]] = {
             "/addbot — add a computer player, /delbot — remove one\n"
             "/begin — deal (two or more players)\n/stop — end the game\n"
             "/settings — modes and language\n/rules — the rules\n/score — the scores\n\n"
-            "Press «🃏 My cards» to see your hand privately and play with buttons. "
-            "With one card left, write «uno» in the chat before the next player moves."
+            "Press «🃏 My cards» to see your hand privately and play with buttons, or type "
+            "@ and my name in the group and pick your card there. "
+            "With one card left, write «uno» in the chat (or press «📢 Uno») before the next "
+            "player moves, or the bot gives you 2 cards."
         ),
         "ru": (
             "<b>Una — УНО в этом чате</b>\n"
@@ -92,8 +95,10 @@ TEXTS: dict[str, dict[str, str]] = {
             "/addbot — добавить бота, /delbot — убрать бота\n"
             "/begin — раздать карты (от двух игроков)\n/stop — закончить игру\n"
             "/settings — режимы и язык\n/rules — правила\n/score — очки\n\n"
-            "Нажмите «🃏 Мои карты», чтобы увидеть свои карты и ходить кнопками. "
-            "Когда остаётся одна карта, напишите в чат «уно», пока не походил следующий."
+            "Нажмите «🃏 Мои карты», чтобы увидеть свои карты и ходить кнопками, или "
+            "наберите в группе @ и моё имя и выберите карту прямо там. "
+            "Когда остаётся одна карта, напишите в чат «уно» (или нажмите «📢 Уно»), пока "
+            "не походил следующий, иначе бот даст вам 2 карты."
         ),
     },
     "rules": {
@@ -103,8 +108,9 @@ TEXTS: dict[str, dict[str, str]] = {
             "🔄 reverses, +2 makes the next player draw 2 (answer it with your own +2), 🌈 names "
             "a color, 🌈 +4 also makes the next player draw 4 — only allowed without a card of "
             "the current color: press «🤥 Bluff!» to check (guilty: she draws 4; honest: you "
-            "draw 6).\nScore: the points you discarded minus the points left in your hand "
-            "(numbers face value, 🚫 🔄 +2 — 10, 🌈 — 20).\n<b>Now</b>: {modes}"
+            "draw 6).\n«Uno»: down to one card, say it before the next player moves, or the "
+            "bot gives you 2 cards.\nScore: the points you discarded minus the points left in "
+            "your hand (numbers face value, 🚫 🔄 +2 — 10, 🌈 — 20).\n<b>Now</b>: {modes}"
         ),
         "ru": (
             "<b>Правила</b>\nКладите карту того же цвета или значения, или джокер. Нечем "
@@ -112,8 +118,9 @@ TEXTS: dict[str, dict[str, str]] = {
             "🔄 — смена направления, +2 — следующий берёт две (можно спастись своей +2), 🌈 — "
             "смена цвета, 🌈 +4 — следующий берёт четыре; кладётся, только если нет карты "
             "текущего цвета: нажмите «🤥 Блеф!», чтобы проверить (блеф — он берёт 4, честно — "
-            "вы берёте 6).\nОчки: сумма скинутых карт минус сумма карт на руках (0-9 по "
-            "номиналу, 🚫 🔄 +2 — 10, 🌈 — 20).\n<b>Сейчас</b>: {modes}"
+            "вы берёте 6).\n«Уно»: когда осталась одна карта, скажите его, пока не походил "
+            "следующий, иначе бот даст 2 карты.\nОчки: сумма скинутых карт минус сумма карт "
+            "на руках (0-9 по номиналу, 🚫 🔄 +2 — 10, 🌈 — 20).\n<b>Сейчас</b>: {modes}"
         ),
     },
     "registered": {"en": "{name} is in the game ({count} registered).",
@@ -211,7 +218,121 @@ TEXTS: dict[str, dict[str, str]] = {
     "new_game_hint": {"en": "/begin for another game, /settings to change the modes.",
                       "ru": "/begin — ещё игра, /settings — режимы."},
     "dealing_soon": {"en": "Next hand in a moment…", "ru": "Скоро следующий раунд…"},
+    "timer_short": {"en": "⏱ {n} s", "ru": "⏱ {n} с"},
+    "group_only": {"en": "{command} works in a group: add me to one and write it there.",
+                   "ru": "{command} работает в группе: добавьте меня туда и напишите там."},
+    "uno_private": {"en": "«Uno» is said in the group where you play (or with the «📢 Uno» "
+                          "button of your hand).",
+                    "ru": "«Уно» говорят в группе, где идёт игра (или кнопкой «📢 Уно» под "
+                          "вашими картами)."},
+    "privacy_on": {"en": "ℹ️ My privacy mode is on: I do not see a typed «uno» here. Use "
+                         "the «📢 Uno» button of your hand, or make me an admin (or turn privacy "
+                         "off with @BotFather).",
+                   "ru": "ℹ️ У меня включён режим приватности: написанное «уно» я здесь не "
+                         "вижу. Нажимайте «📢 Уно» под своими картами или сделайте меня "
+                         "админом (или выключите приватность у @BotFather)."},
+    "btn_uno": {"en": "📢 Uno", "ru": "📢 Уно"},
+    "btn_uno_armed": {"en": "📢 Uno ✅ (with the next card)",
+                      "ru": "📢 Уно ✅ (со следующей картой)"},
+    "uno_armed": {"en": "«Uno» goes with your next card.",
+                  "ru": "«Уно» — вместе со следующей картой."},
+    "revealed": {"en": "🔎 {name}'s cards: {cards}", "ru": "🔎 Карты {name}: {cards}"},
+    "dm_stopped": {"en": "⏹ The game is stopped.", "ru": "⏹ Игра остановлена."},
+    "unknown_button": {"en": "This button is not one of mine.", "ru": "Непонятная кнопка."},
+    "stop_refused": {"en": "Only the game's players or the chat's admins can stop it.",
+                     "ru": "Остановить игру могут только её игроки или админы чата."},
+    "deal_refused": {"en": "Only registered players deal: /start or «Join» first.",
+                     "ru": "Раздают только зарегистрированные: сначала /start или «Играю»."},
+    "set_to": {"en": "Now: {mode}", "ru": "Теперь: {mode}"},
+    "inline_none": {"en": "You play in no game now", "ru": "Вы сейчас не играете"},
+    "inline_wait": {"en": "{name}'s turn: your cards", "ru": "Ходит {name}: ваши карты"},
+    "mode_inline": {"en": "🎴 Play in the group (@bot)", "ru": "🎴 Ходы прямо в группе (@бот)"},
 }  # fmt: skip
+
+#: The engine's refusals (:class:`~una.engine.errors.Refusal` codes) in the chat's language;
+#: ``{seat}``, ``{to_act}``, ``{target}`` are names, ``{card}``, ``{top}`` cards.
+REFUSALS: dict[str, dict[str, str]] = {
+    "no_seat": {"en": "there is no such player", "ru": "такого игрока нет"},
+    "match_over": {"en": "the game is over", "ru": "игра окончена"},
+    "hand_in_play": {"en": "the hand is still being played", "ru": "раунд ещё идёт"},
+    "hand_over": {"en": "the hand is over: the next one is dealt soon",
+                  "ru": "раунд окончен: скоро следующий"},
+    "out_of_hand": {"en": "{seat} is out of this hand", "ru": "{seat} уже вышел(а) из раунда"},
+    "not_your_turn": {"en": "it is {to_act}'s turn", "ru": "сейчас ходит {to_act}"},
+    "name_color_first": {"en": "name the color of the wild first",
+                         "ru": "сначала выберите цвет джокера"},
+    "no_color_asked": {"en": "no color is asked for now",
+                       "ru": "цвет сейчас выбирать не нужно"},
+    "challenges_off": {"en": "bluff checks are off", "ru": "проверка на блеф выключена"},
+    "nothing_to_challenge": {"en": "there is no 🌈 +4 to check",
+                             "ru": "проверять нечего: нет 🌈 +4"},
+    "draw_pending": {"en": "take the +{n} or answer it", "ru": "возьмите +{n} или ответьте"},
+    "kobe_lock": {"en": "Kobe locks the other cards", "ru": "Kobe запирает остальные карты"},
+    "cannot_answer": {"en": "{card} does not answer the +{n}", "ru": "{card} не отвечает на +{n}"},
+    "drawn_already": {"en": "you have drawn: play {card} or pass",
+                      "ru": "вы уже взяли карту: сыграйте {card} или пас"},
+    "must_play_drawn": {"en": "the drawn {card} must be played",
+                        "ru": "взятую {card} надо сыграть"},
+    "only_drawn": {"en": "after drawing only {card} may be played",
+                   "ru": "после взятия можно сыграть только {card}"},
+    "nothing_to_draw": {"en": "there is nothing to draw: pass", "ru": "брать нечего: пас"},
+    "must_play": {"en": "you can play a card: drawing is not allowed",
+                  "ru": "у вас есть чем ходить: брать нельзя"},
+    "draw_first": {"en": "draw before passing", "ru": "сначала возьмите карту, потом пас"},
+    "jump_in_pending": {"en": "no jump-in while +{n} waits",
+                        "ru": "вмешаться нельзя, пока копится +{n}"},
+    "jump_in_deciding": {"en": "no jump-in while {to_act} decides",
+                         "ru": "вмешаться нельзя, пока {to_act} решает"},
+    "jump_in_card": {"en": "it is {to_act}'s turn; a jump-in needs exactly {top}",
+                     "ru": "сейчас ходит {to_act}; вмешаться можно только такой же {top}"},
+    "not_held": {"en": "you have no {card}", "ru": "у вас нет {card}"},
+    "needs_color": {"en": "{card} needs a color", "ru": "для {card} нужен цвет"},
+    "names_no_color": {"en": "{card} names no color", "ru": "{card} не выбирает цвет"},
+    "not_in_deck": {"en": "{card} is not in this deck", "ru": "{card} нет в этой колоде"},
+    "bad_targets": {"en": "{card}: pick another player", "ru": "{card}: выберите другого игрока"},
+    "card_rule": {"en": "{card} cannot be played now", "ru": "{card} сейчас сыграть нельзя"},
+    "needs_colored": {"en": "{card} cannot go on {top}: play a colored card",
+                      "ru": "{card} нельзя на {top}: нужна цветная карта"},
+    "no_match": {"en": "{card} matches neither the color nor {top}",
+                 "ru": "{card} не подходит ни по цвету, ни к {top}"},
+    "bluff_refused": {"en": "{card} may not be played while you hold {color}",
+                      "ru": "{card} нельзя, пока у вас есть {color}"},
+    "no_target": {"en": "there is no such player to catch", "ru": "ловить некого"},
+    "catch_self": {"en": "you cannot catch yourself", "ru": "себя ловить нельзя"},
+    "holds_more": {"en": "{target} holds {count} cards", "ru": "у {target} карт: {count}"},
+    "called_uno": {"en": "{target} said «Uno»", "ru": "{target} сказал(а) «Уно»"},
+    "window_closed": {"en": "too late to catch {target}", "ru": "{target} ловить уже поздно"},
+    "other": {"en": "this move is not allowed now", "ru": "так сейчас нельзя"},
+}  # fmt: skip
+
+_SEAT_ARGS = ("seat", "to_act", "target")
+_CARD_ARGS = ("card", "top")
+
+
+def refusal_text(refusal: Refusal, names: Sequence[str], lang: str) -> str:
+    """An engine refusal in ``lang``, seats as names and cards as emoji.
+
+    >>> from una.engine import Game
+    >>> refusal = Game("telegram", ["Аня", "Боб"], seed=1).why_illegal(0, "play R1")
+    >>> refusal_text(refusal, ["Аня", "Боб"], "ru")
+    'у вас нет 🟥 1'
+    """
+    entry = REFUSALS.get(refusal.code) or REFUSALS["other"]
+    values: dict[str, Any] = {}
+    for key, value in refusal.args:
+        if key in _SEAT_ARGS and isinstance(value, int) and 0 <= value < len(names):
+            values[key] = names[value]
+        elif key in _CARD_ARGS and isinstance(value, Card):
+            values[key] = card_label(value)
+        elif key == "color" and value is not None:
+            values[key] = color_label(value, lang)
+        else:
+            values[key] = value
+    text = entry.get(lang) or entry["en"]
+    try:
+        return text.format(**values)
+    except (KeyError, IndexError):
+        return REFUSALS["other"].get(lang) or REFUSALS["other"]["en"]
 
 
 def t(lang: str, key: str, **values: Any) -> str:
@@ -247,6 +368,8 @@ _EVENT_TEXTS: dict[str, dict[str, str]] = {
     "honest": {"en": "🤥 {c} checks {a}: honest", "ru": "🤥 {c} проверяет {a}: честно"},
     "revealed": {"en": "{a} shows the hand to {b}", "ru": "{a} показывает карты {b}"},
     "uno": {"en": "📢 {who}: UNO!", "ru": "📢 {who}: УНО!"},
+    "uno_missed": {"en": "⏰ {who} did not say «Uno» in time",
+                   "ru": "⏰ {who} не сказал(а) «Уно» вовремя"},
     "caught": {"en": "🫵 {c} catches {who} without «Uno»",
                "ru": "🫵 {c} ловит {who} без «Уно»"},
     "catch_failed": {"en": "{c} tries to catch {who}: no", "ru": "{c} ловит {who}: мимо"},
@@ -256,6 +379,9 @@ _EVENT_TEXTS: dict[str, dict[str, str]] = {
     "blocked": {"en": "🧱 The hand is blocked; {who} counts as out",
                 "ru": "🧱 Ходов нет; раунд за {who}"},
     "points": {"en": "Points this hand: {points}", "ru": "Очки за раунд: {points}"},
+    "order": {"en": "🏁 Finishing order: {order}", "ru": "🏁 Порядок выхода: {order}"},
+    "loser": {"en": "💀 {who} is left holding cards: the loser",
+              "ru": "💀 {who} остаётся с картами: проигрыш"},
     "match_won": {"en": "🎉 {who} wins the game!", "ru": "🎉 {who} побеждает в игре!"},
 }  # fmt: skip
 
@@ -265,8 +391,9 @@ def _e(lang: str, key: str, **values: Any) -> str:
     return (entry.get(lang) or entry["en"]).format(**values)
 
 
-def describe(event: Event, names: Sequence[str], lang: str) -> str:
-    """One line for an event as the group sees it (pass ``event.visible_to(None)``)."""
+def describe(event: Event, names: Sequence[str], lang: str, to_the_last: bool = False) -> str:
+    """One line for an event as the group sees it (pass ``event.visible_to(None)``);
+    ``to_the_last``: a hand's end also names the finishing order and the loser."""
     n = names
     if isinstance(event, ev.HandStarted):
         return _e(lang, "hand", n=event.hand_number, dealer=n[event.dealer])
@@ -310,6 +437,8 @@ def describe(event: Event, names: Sequence[str], lang: str) -> str:
         return _e(lang, "revealed", a=n[event.seat], b=n[event.to])
     if isinstance(event, ev.UnoCalled):
         return _e(lang, "uno", who=n[event.seat])
+    if isinstance(event, ev.UnoMissed):
+        return _e(lang, "uno_missed", who=n[event.seat])
     if isinstance(event, ev.UnoCaught):
         return _e(lang, "caught", c=n[event.catcher], who=n[event.seat])
     if isinstance(event, ev.CatchFailed):
@@ -319,7 +448,12 @@ def describe(event: Event, names: Sequence[str], lang: str) -> str:
     if isinstance(event, ev.HandEnded):
         key = "blocked" if event.blocked else "hand_won"
         points = ", ".join(f"{name} {p:+d}" for name, p in zip(n, event.points, strict=False))
-        return _e(lang, key, who=n[event.winner]) + "\n" + _e(lang, "points", points=points)
+        text = _e(lang, key, who=n[event.winner])
+        if to_the_last and len(event.ranking) > 2:
+            order = ", ".join(f"{i}. {n[seat]}" for i, seat in enumerate(event.ranking, 1))
+            text += "\n" + _e(lang, "order", order=order)
+            text += "\n" + _e(lang, "loser", who=n[event.ranking[-1]])
+        return text + "\n" + _e(lang, "points", points=points)
     if isinstance(event, ev.MatchEnded):
         return _e(lang, "match_won", who=n[event.winner])
     return event.describe(names)

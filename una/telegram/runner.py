@@ -114,9 +114,11 @@ class PollingBot:
             await self.stop()
 
 
-def polling_main(token: str, api_url: str | None, db_url: str, bot_delay: float) -> None:
+def polling_main(
+    token: str, api_url: str | None, db_url: str, bot_delay: float, card_url: str | None = None
+) -> None:
     """``una telegram``: poll until interrupted."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    runner = PollingBot(token, db_url, api_url, Options(bot_delay=bot_delay))
+    runner = PollingBot(token, db_url, api_url, Options(bot_delay=bot_delay, card_url=card_url))
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(runner.run())

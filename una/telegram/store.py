@@ -70,8 +70,13 @@ class ChatState:
     #: The group message the bot edits (the board), and the hand message of each player.
     board: int | None = None
     dms: dict[str, int] = field(default_factory=dict)
+    #: The inline mode: moves are made in the group (``@bot``), one bot message per hand.
+    inline: bool = False
     #: Raised by every change of the lobby or the settings: their buttons carry it.
     revision: int = 0
+    #: The table's last version whose events the group was shown (-1: unknown). Every
+    #: event is announced once, in order, across restarts and refused (429) edits.
+    announced: int = -1
     #: The last match's names and scores, for /score.
     last_scores: list[tuple[str, int]] = field(default_factory=list)
 

@@ -6,7 +6,8 @@ In ``create_app``'s lifespan, once the service is restored::
     ...
     await telegram.close()
 
-``mount`` adds ``POST /telegram/webhook`` (``path``) to the app; with ``public_url`` (or
+``mount`` adds ``POST /telegram/webhook`` (``path``) and ``GET /telegram/cards/<code>.jpg``
+(the card faces of the inline mode) to the app; with ``public_url`` (or
 ``UNA_TELEGRAM_WEBHOOK_URL``, the server's public base URL) it also calls ``setWebhook``.
 ``secret`` (or ``UNA_TELEGRAM_SECRET``) is checked against Telegram's
 ``X-Telegram-Bot-Api-Secret-Token`` header. ``UNA_TELEGRAM_API_URL`` names a custom Bot API
@@ -16,6 +17,7 @@ server.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hmac
 import logging
 import os
@@ -30,11 +32,14 @@ from starlette.routing import Route
 
 from una.server.rooms import RoomService
 from una.telegram.bridge import Options, TelegramUna
+from una.telegram.cards import card_image, card_of_file
 from una.telegram.handlers import build_dispatcher
 from una.telegram.runner import make_bot, set_commands
 
 log = logging.getLogger("una.telegram")
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+#: Where the card images are served (the inline mode's photo results).
+CARDS = "/telegram/cards"
 
 
 @dataclass
@@ -62,6 +67,16 @@ class TelegramWebhook:
         task.add_done_callback(self.tasks.discard)
         return JSONResponse({"ok": True})
 
+    async def card(self, request: Request) -> Response:
+        """``GET /telegram/cards/<code>.jpg``: a card's face (the inline photo results)."""
+        name = request.path_params["name"]
+        card = card_of_file(name)
+        if card is None:
+            error = f"no card image {name!r}: expected <card code>.jpg of the classic deck"
+            return JSONResponse({"error": error}, status_code=404)
+        headers = {"Cache-Control": "public, max-age=86400"}
+        return Response(card_image(card), media_type="image/jpeg", headers=headers)
+
     async def close(self) -> None:
         for task in list(self.tasks):
             task.cancel()
@@ -85,10 +100,15 @@ async def mount(
     secret = secret or os.environ.get("UNA_TELEGRAM_SECRET")
     api_url = api_url or os.environ.get("UNA_TELEGRAM_API_URL")
     bot = make_bot(token, api_url)
-    una = TelegramUna(bot, service, options or Options(bot_delay=service.bot_delay))
+    options = options or Options(bot_delay=service.bot_delay)
+    if options.card_url is None and public_url:
+        # This app serves the card faces: the inline results show them.
+        options = dataclasses.replace(options, card_url=public_url.rstrip("/") + CARDS)
+    una = TelegramUna(bot, service, options)
     await una.start()
     hook = TelegramWebhook(bot, una, build_dispatcher(una), secret)
     app.router.routes.append(Route(path, hook.endpoint, methods=["POST"]))
+    app.router.routes.append(Route(CARDS + "/{name}", hook.card, methods=["GET"]))
     if public_url:
         await set_commands(bot)
         await bot.set_webhook(public_url.rstrip("/") + path, secret_token=secret)
