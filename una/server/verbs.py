@@ -36,7 +36,7 @@ HELP = {
     "startgame": "start the game, or deal the next hand; the only person here may also end "
     "the game and start a new one",
     "endgame": "vote to end the game (final scores: those of the hands played)",
-    "endhand": "vote to end the hand (everyone takes the points in her hand; a new hand follows)",
+    "endhand": "vote to end the hand (everyone takes the points in her hand; deal the next)",
     "game-info": "this help",
     "set-icon": "set your icon (choose a PNG, GIF or BMP of up to 64 KiB)",
     "reset-icon": "a random icon of the game's own, until you log in again",
