@@ -2,11 +2,11 @@
 // offers comes from view.legal; a click sends the action, and the server judges it.
 
 import { avatar } from "./avatar.js";
-import { cardBack, cardSvg, colorBadge, COLOR_CODES } from "./cards.js";
+import { cardBack, cardSvg, colorBadge, COLOR_CODES, parseCard } from "./cards.js";
 import { ChatPanel } from "./chat.js";
 import { h, replace, s } from "./dom.js";
 import { icon } from "./icons.js";
-import { cardName, colorName, t } from "./i18n.js";
+import { CARD_HELP_RU, cardName, colorName, getLang, t } from "./i18n.js";
 import { fetchRules, presetTitle, rules } from "./lobby.js";
 
 /** "play W4 G @1 uno" -> {code, kind: "play", card: "W4", color: "G", targets: [1], uno: true} */
@@ -53,9 +53,12 @@ export function analyse(view) {
 
 const unique = (items) => [...new Set(items)];
 
-/** What a special card does (GET /api/rules "cards"), or "" for a plain one. */
+/** What a special card does (GET /api/rules "cards"; in Russian from CARD_HELP_RU), or ""
+ * for a plain one. */
 export function cardHelp(code) {
-  return rules().cards?.[code]?.description || "";
+  const english = rules().cards?.[code]?.description || "";
+  if (!english || getLang() !== "ru") return english;
+  return CARD_HELP_RU[parseCard(code).symbol] || english;
 }
 
 export function scoringOf(rulesValue, presets) {
