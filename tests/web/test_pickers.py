@@ -320,8 +320,11 @@ def test_kobe_dims_the_locked_cards_and_says_why(table: Any, artifacts: Path) ->
     assert sent(table) == []  # reading a card does not play it
     table.screenshot(path=str(artifacts / "kobe-locked.png"))
     # In Russian: the reason and the card's description too.
-    table.evaluate("""async (s) => { const i18n = await import('/static/i18n.js');
-        i18n.setLang('ru'); window.table.update(s, null); }""", state(view, 2))
+    table.evaluate(
+        """async (s) => { const i18n = await import('/static/i18n.js');
+        i18n.setLang('ru'); window.table.update(s, null); }""",
+        state(view, 2),
+    )
     expect(reason).to_contain_text("«Кобе» блокирует остальные ваши карты")
     expect(kobe).to_have_attribute("title", re.compile("Пока она у вас"))
 
