@@ -123,3 +123,26 @@ def test_the_seed_makes_the_same_game() -> None:
     first = play(script, "--players", "2", "--seed", "8", "--target", "40", "--bots", "random")
     second = play(script, "--players", "2", "--seed", "8", "--target", "40", "--bots", "random")
     assert first.returncode == 0 and first.stdout == second.stdout
+
+
+def test_a_live_revealed_hand_follows_the_hand(ui: tuple[TerminalUI, io.StringIO]) -> None:
+    """A Spy (or a guilty challenge under challenge_reveal) shows Ada's hand as it is at
+    each turn, not as it was when it was revealed; a one-time showing says so."""
+    terminal, out = ui
+    game = Game("byond", ["Zoe", "Ada", "Bruno"], seed=4)
+    game.reveals.append((0, 1, None))  # what the Spy records: seat 0 sees seat 1, live
+    terminal.show_table(game.view_for(0))
+    first = out.getvalue()
+    assert "Ada's hand (you see it this hand):" in first
+    game.hands[1].append(game.draw_pile.pop())
+    added = game.hands[1][-1].code
+    out.truncate(0)
+    out.seek(0)
+    terminal.show_table(game.view_for(0))
+    line = next(x for x in out.getvalue().splitlines() if "Ada's hand" in x)
+    assert line.count(" ") > 0 and len(line.split(":", 1)[1].split()) == 8 and added in line
+    game.reveals.append((0, 2, tuple(game.hands[2][:2])))
+    out.truncate(0)
+    out.seek(0)
+    terminal.show_table(game.view_for(0))
+    assert "Bruno showed you:" in out.getvalue()

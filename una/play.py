@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 
-from una.bots.registry import make_bot
+from una.bots.registry import BOT_NAMES, make_bot
 from una.engine.actions import Action, Kind
 from una.engine.cards import COLORS, Card, Color
 from una.engine.errors import InvalidCode, UnaError
@@ -31,7 +31,6 @@ from una.engine.views import View
 from una.sim.commands import bot_specs, check_players, check_think_ms, fail, rules_from_options
 from una.sim.driver import Agent, Table
 
-BOT_NAMES = ("Ada", "Bruno", "Chen", "Dita", "Emil", "Fay", "Gus", "Hana", "Ivo")
 COLOR_STYLES = {
     Color.RED: "bold white on red",
     Color.YELLOW: "bold black on yellow",
@@ -183,8 +182,12 @@ class TerminalUI:
             who = escape(name) + (" (you)" if seat == self.seat else "")
             self.say(f"  {who:<18} {cards:>9}  {view.scores[seat]:>4} pts  {' '.join(marks)}")
         for reveal in view.revealed:
-            shown = " ".join(card_markup(c) for c in reveal.cards)
-            self.say(f"  {escape(self.names[reveal.seat])} showed you: {shown}")
+            shown = " ".join(card_markup(c) for c in reveal.cards) or "no cards"
+            who = escape(self.names[reveal.seat])
+            if reveal.live:  # her hand as it is now, for the rest of the hand
+                self.say(f"  {who}'s hand (you see it this hand): {shown}")
+            else:
+                self.say(f"  {who} showed you: {shown}")
         if view.pending_draw and view.phase == "penalty" and view.to_act == self.seat:
             self.say(f"  [bold]{view.pending_draw} cards are pending on you.[/]")
         hand = " ".join(card_markup(c) for c in view.hand or ())

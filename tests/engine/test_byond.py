@@ -285,6 +285,9 @@ def test_kobe_locks_its_holders_other_cards() -> None:
     assert not any(code.startswith("play") for code in legal(game, 0))
     with pytest.raises(IllegalAction, match="Kobe locks seat 0"):
         game.apply(0, "play R1")
+    assert game.view_for(0).locked_by == Card.parse("KOBE")  # the view says why
+    assert game.view_for(0).to_json()["locked_by"] == "KOBE"
+    assert game.view_for(1).locked_by is None and game.view_for(None).locked_by is None
     game = byond("KOBE R1 R2 R3 G4 G5 B6", B, C, first="Y9")
     assert {code for code in legal(game, 0) if code.startswith("play")} == {"play KOBE"}
     game.apply(0, "play KOBE")
@@ -292,6 +295,7 @@ def test_kobe_locks_its_holders_other_cards() -> None:
     game.apply(2, "play Y4")
     give(game, 0, "R1 R2 Y3")
     assert "play Y3" in legal(game, 0)  # no Kobe held: no lock
+    assert game.view_for(0).locked_by is None
     assert game.card_points(Card.parse("KOBE")) == 666
 
 
@@ -407,3 +411,44 @@ def test_hand_end_with_penalty_scoring() -> None:
     events = game.apply(0, "play R1")
     ended = next(e for e in events if isinstance(e, HandEnded))
     assert ended.points == (0, 1 + 2 + 3 + 4 + 5 + 6 + 8, 1 + 2 + 3 + 4 + 5 + 6 + 7)
+
+
+def test_a_spy_reveal_outlasts_an_earlier_showing_of_the_same_hand() -> None:
+    # Seat 2 was shown seat 0's hand once (a snapshot); then a Spy shows it live: the view
+    # holds one reveal of seat 0, live, and it follows her hand.
+    game = byond("SPY R1 R2 R3 G4 G5 B6", B, C)
+    game.reveals.append((2, 0, tuple(Card.parse(c) for c in ["R1", "R2"])))
+    game.apply(0, "play SPY G @2")
+    seen = game.view_for(2).revealed
+    assert [(r.seat, r.live) for r in seen] == [(0, True)]
+    assert codes(seen[0].cards) == sorted(["R1", "R2", "R3", "G4", "G5", "B6"])
+    give(game, 0, "Y9")
+    assert "Y9" in codes(game.view_for(2).revealed[0].cards)
+    assert game.view_for(2).to_json()["revealed"][0]["live"] is True
+
+
+def test_endhand_every_player_takes_the_points_in_her_hand_and_the_game_goes_on() -> None:
+    game = byond("R1 R2 R3 G4 G5 B6 Y9", B, C)
+    held = game.hand_scores()
+    events = game.apply(1, "endhand")
+    ended = next(e for e in events if isinstance(e, HandEnded))
+    assert ended.ended and ended.points == tuple(held) and game.scores == held
+    assert ended.describe(game.names).startswith("the hand is ended")
+    assert game.phase is Phase.HAND_OVER and game.hand_number == 1
+    assert "endhand" not in legal(game, 0) and game.why_illegal(0, "endhand")
+    game.apply(0, "deal")
+    assert game.hand_number == 2 and game.scores == held
+    assert all("endhand" not in legal(game, s) and "endgame" not in legal(game, s)
+               for s in range(3))  # fmt: skip
+
+
+def test_endgame_the_match_ends_on_the_totals_of_the_hands_played() -> None:
+    game = byond("R1 R2 R3 G4 G5 B6 Y9", B, C)
+    game.apply(1, "endhand")
+    totals = list(game.scores)
+    game.apply(0, "deal")
+    game.apply(2, "endgame")
+    assert game.match_over and game.scores == totals  # the hand in play is not scored
+    assert game.winner == totals.index(min(totals))  # BYOND scores penalties: lowest wins
+    with pytest.raises(IllegalAction, match="the match is over"):
+        game.apply(0, "endhand")

@@ -1,4 +1,5 @@
-"""Database fixtures for the server tests: one SQLite file, one fresh PostgreSQL schema.
+"""Fixtures for the server tests: ``server`` (``una serve`` on its own SQLite file), and
+``storage_url``: one SQLite file, one fresh PostgreSQL schema.
 
 ``storage_url`` runs a test once per backend (ids ``sqlite`` and ``postgresql``). The PostgreSQL
 URL (``UNA_TEST_POSTGRES``, default ``postgresql://postgres@127.0.0.1:5432/test``) gets a new
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from serverkit import Server
 
 from una.server.storage import create_engine
 
@@ -96,3 +98,11 @@ def redis_url() -> str:
     except (redis.RedisError, OSError) as error:
         _need(f"Redis at {REDIS_URL} is unreachable: {error!r}")
     return REDIS_URL
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """``una serve`` in a child process, on a SQLite database of its own."""
+    running = Server(f"sqlite:///{tmp_path / 'una.db'}").start()
+    yield running
+    running.stop()

@@ -12,9 +12,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from websockets.asyncio.client import ClientConnection, connect
@@ -22,6 +23,12 @@ from websockets.asyncio.client import ClientConnection, connect
 from una.server.storage import create_engine
 
 UNA = str(Path(sys.executable).parent / "una")
+T = TypeVar("T")
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a test's scenario to its end."""
+    return asyncio.run(coro)
 
 
 def free_port() -> int:

@@ -11,7 +11,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from serverkit import (
     frame_size,
     frozen,
     play_until_over,
+    run,
     seated,
     seed_tables,
     sql,
@@ -33,18 +34,6 @@ from serverkit import (
 from una.server import protocol as p
 from una.server.rooms import Client, RoomService
 from una.server.storage import Storage, create_engine
-
-
-def run(coro: Any) -> Any:
-    return asyncio.run(coro)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(f"sqlite:///{tmp_path / 'una.db'}").start()
-    yield running
-    running.stop()
-
 
 # ------------------------------------------------------------------ database helpers
 
@@ -361,7 +350,7 @@ def test_kick_up_to_case_ban_for_the_match_and_the_host_handed_on(server: Server
             await bob.expect("state")
         # The match ends (by vote): the kicked may come back.
         await bob.send({"type": "chat", "text": "/endgame"})
-        while bob.state["table"]["status"] != "waiting":  # type: ignore[index]
+        while bob.state["table"]["status"] != "over":  # type: ignore[index]
             await bob.expect("state")
         await other.send({"type": "join", "table": code})
         try:
@@ -381,8 +370,12 @@ def test_a_lone_human_cannot_end_hand_after_hand(server: Server) -> None:
         await started([ann])
         first = ann.state["game_id"]  # type: ignore[index]
         await ann.send({"type": "chat", "text": "/endhand"})
-        while ann.state["game_id"] == first:  # type: ignore[index]
+        while ann.view["phase"] != "hand_over":  # type: ignore[index]
             await ann.expect("state")
+        await ann.send({"type": "start"})
+        while ann.view["hand_number"] != 2:  # type: ignore[index]
+            await ann.expect("state")
+        assert ann.state["game_id"] == first  # a new hand of the same game
         await asyncio.sleep(1.1)  # under the chat limit
         await ann.send({"type": "chat", "text": "/endhand"})
         error = await ann.expect("error")
@@ -486,7 +479,7 @@ def test_a_socket_that_stops_reading_holds_nobody_up(server: Server) -> None:
             await play_until_over([bob, cat], moves=15, timeout=60)
             for player in (bob, cat):
                 await player.send({"type": "chat", "text": "/endgame"})
-            while bob.state["table"]["status"] != "waiting":  # type: ignore[index]
+            while bob.state["table"]["status"] != "over":  # type: ignore[index]
                 await bob.expect("state")
             bob.state = cat.state = None
         took = time.monotonic() - began

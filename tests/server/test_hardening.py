@@ -15,17 +15,13 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from serverkit import Player, Server, play_until_over
+from serverkit import Player, Server, play_until_over, run
 
 from una.server.protocol import BUDGETS
 
 ABUSE = Path(__file__).resolve().parents[2] / "benchmarks" / "abuse.py"
 sys.path.insert(0, str(ABUSE.parent))
-import test_server  # noqa: E402
 from abuse import BUDGETED, big_icon  # noqa: E402  (the attack list's: one source)
-
-run = test_server.run
-server = test_server.server  # the fixture: a fresh `una serve` per test
 
 
 def rss_kib(pid: int) -> int:

@@ -8,27 +8,15 @@ import io
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
-from serverkit import Player, Server, play_until_over
+from serverkit import Player, Server, play_until_over, run
 
 from una.engine import PRESETS, Record
 from una.engine.cards import ALL_CARDS
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(f"sqlite:///{tmp_path / 'una.db'}").start()
-    yield running
-    running.stop()
-
-
-def run(coro: Any) -> Any:
-    return asyncio.run(coro)
 
 
 async def table_with(
@@ -175,21 +163,28 @@ def test_chat_and_every_verb(server: Server) -> None:
         await bob.send({"type": "chat", "text": "/endgame"})
         await ann.expect("system", since=mark)
         await ann.send({"type": "chat", "text": "/endgame"})
-        while ann.state["table"]["status"] != "waiting":  # type: ignore[index]
+        while ann.state["table"]["status"] != "over":  # type: ignore[index]
             await ann.expect("state")
+        assert ann.view["phase"] == "match_over"  # type: ignore[index]  # its standings shown
         # A chat line that begins with "una" or «уно» is the una command, not chat (BYOND's
-        # rule); begun with a space it is chat; "uno" is chat.
+        # rule): with seven cards and no false_uno_penalty it changes nothing, so the table
+        # hears nothing. Begun with a space it is chat; "uno" is chat.
         await ann.send({"type": "chat", "text": "/startgame"})
         while ann.state["table"]["status"] != "playing":  # type: ignore[index]
             await ann.expect("state")
-        for line, said in (("уно!", "UNA!"), ("Unabombers are wacky", "UNA!"),
-                           (" unabombers are wacky", "unabombers are wacky"),
+        for line in ("уно!", "Unabombers are wacky"):
+            mark = ann.mark()
+            await ann.send({"type": "chat", "text": line})
+            assert "nothing to call" in (await ann.expect("system", since=mark))["text"]
+        for line, said in ((" unabombers are wacky", "unabombers are wacky"),
                            ("uno, dos", "uno, dos")):  # fmt: skip
             mark = bob.mark()
             await ann.send({"type": "chat", "text": line})
             assert (await bob.expect("chat", since=mark))["text"] == said
         chats = [f["text"] for f in bob.frames if f["type"] == "chat"]
-        assert "уно!" not in chats and "Unabombers are wacky" not in chats
+        assert "уно!" not in chats and "Unabombers are wacky" not in chats and "UNA!" not in chats
+        events = [line for f in bob.frames if f["type"] == "state" for line in f["events"]]
+        assert not any("calls UNO" in line for line in events)
         await ann.send({"type": "chat", "text": "/leave"})
         await ann.expect("left")
         for player in (ann, bob):

@@ -120,8 +120,9 @@ async def test_migrations_run_once_and_reopen(storage_url: str) -> None:
                 found = await conn.execute(
                     sa.text("SELECT count(*) FROM pg_tables WHERE schemaname = :s"), {"s": schema}
                 )
-                # players, tables, games, actions, alembic_version, and Telegram's two
-                assert found.scalar() == 7
+                # players, tables, games, actions, game_players, alembic_version, and
+                # Telegram's two
+                assert found.scalar() == 8
 
 
 @aio
@@ -580,3 +581,33 @@ async def test_new_token_replaces_the_old(storage_url: str) -> None:
         assert found is not None and found.id == player.id
         with pytest.raises(StorageError, match="no player 999"):
             await storage.new_token(999)
+
+
+@aio
+async def test_who_played_a_game_and_a_players_finished_games(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        ann, _ = await storage.create_player("Ann")
+        bob, _ = await storage.create_player("Bob")
+        await storage.create_table("K7QX2", ann.id, {"rules": "standard", "seats": 3})
+        header = {"format": "una/1", "rules": "standard", "players": ["Ann", "Ada", "Bob"],
+                  "seed": 2}  # fmt: skip
+        first = await storage.start_game("K7QX2", header, player_ids=[ann.id, None, bob.id])
+        assert await storage.finished_games(ann.id) == []  # still being played
+        await storage.finish_game(first, {"winner": 2, "scores": [10, 0, 70]})
+        second = await storage.start_game("K7QX2", header, player_ids=[ann.id, None, None])
+        await storage.finish_game(second, {"ended": "a new game was started"})
+        third = await storage.start_game("K7QX2", header, player_ids=[ann.id, None, None])
+        await storage.quarantine_game(third, "test")
+        mine = await storage.finished_games(ann.id)
+        assert [g["id"] for g in mine] == [second, first]  # newest first, no quarantined
+        assert mine[1]["players"] == ["Ann", "Ada", "Bob"] and mine[1]["seat"] == 0
+        assert mine[1]["result"] == {"winner": 2, "scores": [10, 0, 70]}
+        assert [g["id"] for g in await storage.finished_games(bob.id)] == [first]
+        assert [g["seat"] for g in await storage.finished_games(bob.id)] == [2]
+        await storage.update_player(bob.id, icon=b"png")
+        bob_key = (await storage.player(bob.id)).icon_key  # type: ignore[union-attr]
+        seats = await storage.game_seats(first)
+        assert bob_key and seats == {0: (ann.id, None), 2: (bob.id, bob_key)}
+        with pytest.raises(ValueError, match="player id must be an integer"):
+            await storage.start_game("K7QX2", header, player_ids=["0", None, None])  # type: ignore[list-item]
+        assert [g.id for g in await storage.live_games()] == []  # nothing of it was written

@@ -79,7 +79,7 @@ def test_two_players_and_a_computer_play_a_match_to_the_end(
     expect(summary.locator("h2")).to_contain_text("wins the match")
     expect(cy.locator(".match-summary")).to_be_visible()
     names = summary.locator("tbody tr .who span").all_inner_texts()
-    assert sorted(names) == sorted(["Ann", "Bob", "heuristic-1"])
+    assert sorted(names) == sorted(["Ann", "Bob", "Ada"])
     totals = [int(x) for x in summary.locator("tbody td.total").all_inner_texts()]
     assert max(totals) >= 30 or min(totals) < 0
     expect(ann.locator("button.new-match")).to_be_visible()
@@ -166,7 +166,7 @@ def test_create_form_sends_switches(pages: Pages) -> None:
     assert {"heuristic", "strong (search)", "strong (search), level hard"} <= set(labels)
     ann.locator("#create-bot").select_option("strong:easy")
     code = create_table(ann, seats=2, bots=1, target=50)
-    expect(ann.locator(".table-screen")).to_contain_text("strong-1")
+    expect(ann.locator(".table-screen")).to_contain_text("Ada")
     rules = ann.locator(".rules-text")
     expect(rules).to_contain_text("jump_in")
     expect(rules).to_contain_text("seven_zero")
@@ -258,13 +258,14 @@ def test_refused_action_shows_the_servers_reason(pages: Pages) -> None:
     waiting.locator(".hand .card").first.click(force=True)
     toast = waiting.locator(".toast.error").last
     expect(toast).to_be_visible()
-    expect(toast).to_contain_text("illegal action")
+    # players and cards as people call them, never seat numbers or codes (issue 17)
+    expect(toast).to_contain_text(f"it is {other_name}'s turn")
+    assert "seat" not in toast.inner_text()
     waiting.locator(".draw-pile").click()
     expect(waiting.locator(".toast.error")).to_have_count(2)
-    expect(waiting.locator(".toast.error").last).to_contain_text('illegal action "draw"')
+    expect(waiting.locator(".toast.error").last).to_contain_text(f"draw: it is {other_name}'s turn")
     # the reason is in the chat log too
-    expect(waiting.locator(".chat-log .error").last).to_contain_text("illegal")
-    assert other_name
+    expect(waiting.locator(".chat-log .error").last).to_contain_text(f"{other_name}'s turn")
 
 
 def test_chat_and_names_are_text_never_html(pages: Pages) -> None:

@@ -8,6 +8,7 @@ to show prompts that are hard to reach by chance (a challenge, a catch, a reveal
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +35,13 @@ SETUP = """async () => {
   const { TableView } = await import('/static/table.js');
   installDefs();
   window.sent = [];
+  window.toasts = [];
   const app = {
     player: { id: 1, name: 'Ann' },
     act(code) { window.sent.push(code); },
     send(message) { window.sent.push(message); return true; },
     startGame() { window.sent.push('start'); },
-    leave() {}, toast() {},
+    leave() {}, toast(text) { window.toasts.push(text); },
   };
   const view = new TableView(app);
   document.getElementById('main').append(view.el);
@@ -266,3 +268,86 @@ def test_first_wild_color_and_hand_over_summary(table: Any, artifacts: Path) -> 
     table.screenshot(path=str(artifacts / "hand-summary.png"))
     summary.locator("button.deal").click()
     assert sent(table) == ["start"]
+
+
+def byond_game(hands: list[list[str]], first: str) -> Game:
+    rules = {"preset": "byond"}
+    deck = stacked_deck(RuleSet.from_json(rules), hands, first, dealer=len(hands) - 1)
+    return Game(rules, ["Ann", "Bob", "Cy"], seed=1, dealer=len(hands) - 1, decks=[deck])
+
+
+def test_a_live_revealed_hand_follows_the_hand(table: Any, artifacts: Path) -> None:
+    """A Spy shows Bob's hand for the rest of the hand: as it is at each view, not as it
+    was when it was revealed (issue 17)."""
+    game = byond_game([["SPY", "R1", "R2", "R3", "G4", "G5", "B6"],
+                       ["G1", "R4", "R5", "R6", "G2", "G3", "B1"], HANDS[2]], "R9")  # fmt: skip
+    game.apply(0, "play SPY G @1")
+    show(table, game.view_for(0).to_json())
+    revealed = table.locator('.revealed-hand.live[data-seat="1"]')
+    expect(revealed).to_contain_text("Bob's hand, as it is now")
+    expect(revealed.locator("svg.card-svg")).to_have_count(7)
+    expect(revealed.locator('svg[data-code="G1"]')).to_have_count(1)
+    game.apply(1, "play G1")
+    show(table, game.view_for(0).to_json(), version=2)
+    expect(revealed.locator("svg.card-svg")).to_have_count(6)
+    expect(revealed.locator('svg[data-code="G1"]')).to_have_count(0)
+    table.screenshot(path=str(artifacts / "revealed-live.png"))
+
+
+def test_kobe_dims_the_locked_cards_and_says_why(table: Any, artifacts: Path) -> None:
+    game = byond_game([["KOBE", "R1", "R2", "R3", "G4", "G5", "B6"], HANDS[1], HANDS[2]], "R9")
+    view = game.view_for(0).to_json()
+    assert view["to_act"] == 0 and view["locked_by"] == "KOBE"
+    show(table, view)
+    hand = table.locator(".hand")
+    expect(hand.locator(".card.locked")).to_have_count(6)
+    expect(hand.locator('.card[data-code="KOBE"]')).not_to_have_class("locked")
+    expect(hand).not_to_have_class("hand idle")  # it never looks playable
+    reason = table.locator(".lock-reason")
+    expect(reason).to_be_visible()
+    expect(reason).to_have_text("Kobe locks your other cards: play it first (on a yellow or an 8)")
+    title = hand.locator('.card[data-code="R1"]').get_attribute("title") or ""
+    assert "Kobe locks your other cards" in title
+    opacity = hand.locator('.card[data-code="R1"]').evaluate("e => getComputedStyle(e).opacity")
+    assert float(opacity) < 0.5
+    # The special card says what it does (GET /api/rules), on hover and by a long press.
+    kobe = hand.locator('.card[data-code="KOBE"]')
+    expect(kobe).to_have_attribute("title", re.compile("While held, its holder may play no other"))
+    expect(kobe.locator("svg title")).to_contain_text("While held")
+    kobe.dispatch_event("contextmenu")  # what a long press on a touch screen fires
+    toasts = table.evaluate("window.toasts")
+    assert len(toasts) == 1 and "While held" in toasts[0]
+    assert sent(table) == []  # reading a card does not play it
+    table.screenshot(path=str(artifacts / "kobe-locked.png"))
+    # In Russian: the reason and the card's description too.
+    table.evaluate(
+        """async (s) => { const i18n = await import('/static/i18n.js');
+        i18n.setLang('ru'); window.table.update(s, null); }""",
+        state(view, 2),
+    )
+    expect(reason).to_contain_text("«Кобе» блокирует остальные ваши карты")
+    expect(kobe).to_have_attribute("title", re.compile("Пока она у вас"))
+
+
+def test_challenge_without_a_name_offers_the_players(table: Any) -> None:
+    show(table, game_view(HANDS, "R5", BYOND_7_0))
+    table.evaluate("""() => window.table.chat.add({ kind: 'system', text: 'Challenge whom?',
+        choose: { verb: 'challenge', names: ['Bob', 'Cy'] } })""")
+    buttons = table.locator(".chat-log .choose-name")
+    assert buttons.all_inner_texts() == ["Bob", "Cy"]
+    buttons.filter(has_text="Cy").click()
+    assert sent(table) == [{"type": "chat", "text": "/challenge Cy"}]
+
+
+def test_the_felt_keeps_its_place_when_a_prompt_appears(table: Any) -> None:
+    view = game_view(HANDS, "R5", BYOND_7_0)
+    show(table, view)
+    before = table.locator(".felt").bounding_box()
+    seat = table.locator('.seat[data-seat="1"]').bounding_box()
+    view.update(phase="penalty", pending_draw=4, legal=["draw", "challenge"],
+                revealed=[{"seat": 1, "cards": ["R1", "G2"], "live": False}])  # fmt: skip
+    show(table, view, version=2)
+    expect(table.locator(".challenge-prompt")).to_be_visible()
+    expect(table.locator(".revealed-hand")).to_contain_text("Bob showed you this hand")
+    assert table.locator(".felt").bounding_box() == before
+    assert table.locator('.seat[data-seat="1"]').bounding_box() == seat

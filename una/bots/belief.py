@@ -92,7 +92,8 @@ class Belief:
         self.seen: dict[int, Card] = {}  # discard pile position -> the card seen there
         self.lacks: dict[int, Lacks] = {}
         self.known: dict[int, list[Card]] = {}  # cards known to be in an opponent's hand
-        self.reveals_seen = 0
+        #: Per shown seat, the cards of the last one-time showing taken in (a view keeps it).
+        self.reveals_seen: dict[int, tuple[Card, ...]] = {}
         self.wd4_prev_color: Color | None = None  # the color a pending Wild Draw Four replaced
         self._rng_seed = 0
         # The unseen cards and the remembered discards of the last view sampled: the same
@@ -107,7 +108,7 @@ class Belief:
         self.seen = {}
         self.lacks = {s: Lacks() for s in range(len(view.players)) if s != self.seat}
         self.known = {s: [] for s in self.lacks}
-        self.reveals_seen = 0
+        self.reveals_seen = {}
         self.wd4_prev_color = None
 
     def update(self, view: View, actor: int | None = None, action: Action | None = None) -> None:
@@ -188,16 +189,18 @@ class Belief:
             self.known[seat] = []
 
     def _take_reveals(self, view: View) -> None:
-        for reveal in view.revealed[self.reveals_seen :]:
+        for reveal in view.revealed:
+            if reveal.live or self.reveals_seen.get(reveal.seat) == reveal.cards:
+                continue
+            self.reveals_seen[reveal.seat] = reveal.cards
             if reveal.seat in self.known:
                 self.known[reveal.seat] = list(reveal.cards)
                 self.lacks[reveal.seat] = Lacks(
                     fresh=max(view.hand_counts[reveal.seat] - len(reveal.cards), 0)
                 )
-        self.reveals_seen = len(view.revealed)
         # A live reveal (Spy, challenge_reveal) shows the whole hand as it is now.
         for reveal in view.revealed:
-            if reveal.seat in self.known and len(reveal.cards) == view.hand_counts[reveal.seat]:
+            if reveal.seat in self.known and reveal.live:
                 self.known[reveal.seat] = list(reveal.cards)
                 self.lacks[reveal.seat] = Lacks()
 

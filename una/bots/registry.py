@@ -26,6 +26,25 @@ from una.bots.random_bot import RandomBot
 from una.bots.strong import LEVELS as STRONG_LEVELS
 from una.bots.strong import StrongBot
 
+#: The names computer players go by (``una play``, the server's tables), short and distinct.
+BOT_NAMES = ("Ada", "Bruno", "Chen", "Dita", "Emil", "Fay", "Gus", "Hana", "Ivo")
+
+
+def bot_name(taken: list[str]) -> str:
+    """The first bot name nobody in ``taken`` holds (up to case), numbered past the list.
+
+    >>> bot_name(["Ann", "ada"]), bot_name(list(BOT_NAMES))
+    ('Bruno', 'Ada 2')
+    """
+    used = {name.casefold() for name in taken}
+    for round_ in range(1, len(used) + 2):
+        for name in BOT_NAMES:
+            candidate = name if round_ == 1 else f"{name} {round_}"
+            if candidate.casefold() not in used:
+                return candidate
+    raise AssertionError("unreachable: more candidates than names taken")
+
+
 #: The largest iteration budget a search bot may be given by number (``strong:5000``).
 MAX_ITERATIONS = 1_000_000
 

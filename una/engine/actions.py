@@ -37,6 +37,11 @@ class Kind(enum.Enum):
     UNO = "uno"
     CATCH = "catch"
     DEAL = "deal"
+    #: Table decisions (BYOND's /endhand and /endgame votes), never offered as legal
+    #: actions: end the hand where it stands (every player takes the points in her hand),
+    #: or end the match with the totals of the hands played.
+    ENDHAND = "endhand"
+    ENDGAME = "endgame"
 
     # Members are singletons: identity hashing, in C (Enum's __hash__ is Python code).
     __hash__ = object.__hash__
@@ -44,7 +49,9 @@ class Kind(enum.Enum):
 
 #: Verbs that are a turn of their own (they close an UNO catch window); the rest are not.
 TURN_KINDS = frozenset({Kind.PLAY, Kind.DRAW, Kind.PASS, Kind.COLOR, Kind.CHALLENGE})
-_BARE = frozenset({Kind.DRAW, Kind.PASS, Kind.CHALLENGE, Kind.UNO, Kind.DEAL})
+_BARE = frozenset(
+    {Kind.DRAW, Kind.PASS, Kind.CHALLENGE, Kind.UNO, Kind.DEAL, Kind.ENDHAND, Kind.ENDGAME}
+)
 _VERBS = ", ".join(kind.value for kind in Kind)
 
 

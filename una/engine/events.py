@@ -273,18 +273,26 @@ class Reshuffled(Event):
 
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
-    """``winner`` went out (or counts as out: ``blocked``); ``points`` this hand, ``scores``
-    the match totals, ``ranking`` every player from the first out to the last (the loser)."""
+    """``winner`` went out (or counts as out: ``blocked``, or the hand was ``ended`` by the
+    table where it stood); ``points`` this hand, ``scores`` the match totals, ``ranking``
+    every player from the first out to the last (the loser).
+
+    >>> HandEnded(1, False, (12, 3), (12, 3), (1, 0), ended=True).describe(["Ann", "Bob"])
+    'the hand is ended: everyone takes the points in her hand. Scores: Ann 12, Bob 3'
+    """
 
     winner: int
     blocked: bool
     points: tuple[int, ...]
     scores: tuple[int, ...]
     ranking: tuple[int, ...] = ()
+    ended: bool = False
 
     def describe(self, names: Sequence[str]) -> str:
-        how = "the hand is blocked; " if self.blocked else ""
         table = ", ".join(f"{n} {s}" for n, s in zip(names, self.scores, strict=False))
+        if self.ended:
+            return f"the hand is ended: everyone takes the points in her hand. Scores: {table}"
+        how = "the hand is blocked; " if self.blocked else ""
         return f"{how}{names[self.winner]} wins the hand. Scores: {table}"
 
 

@@ -642,6 +642,8 @@ class Game(StateSlots):
         phase = self.phase
         if phase is Phase.MATCH_OVER:
             return refuse("match_over", "the match is over")
+        if kind is Kind.ENDGAME:
+            return None
         if kind is Kind.DEAL:
             return (
                 None
@@ -650,6 +652,8 @@ class Game(StateSlots):
             )
         if phase is Phase.HAND_OVER:
             return refuse("hand_over", "the hand is over: deal the next one")
+        if kind is Kind.ENDHAND:
+            return None  # any seat, out of the hand or not: the table's decision
         if not self.active[seat]:
             return refuse("out_of_hand", f"seat {seat} is out of this hand", seat=seat)
         if kind is Kind.UNO:
@@ -907,8 +911,12 @@ class Game(StateSlots):
             self._call_uno(seat)
         elif kind is Kind.CATCH:
             self._catch(seat, action.targets[0])
-        else:
+        elif kind is Kind.DEAL:
             self._deal()
+        elif kind is Kind.ENDHAND:
+            self._end_where_it_stands()
+        else:
+            self._end_match(self._leader())
         return events
 
     def _close_windows(self, seat: int) -> None:
@@ -1104,17 +1112,55 @@ class Game(StateSlots):
         self.ranking.append(still_in[0])
         self._end_hand(blocked=True)
 
-    def _end_hand(self, blocked: bool) -> None:
+    def _end_where_it_stands(self) -> None:
+        """``endhand``: the hand ends now, and every player still in it takes the points of
+        the cards she holds (BYOND). The one holding the fewest ranks first; when only a
+        winner scores (``winner_takes_all``) she counts as out, as in a blocked hand.
+
+        >>> game = Game("byond", players=["Ann", "Bob"], seed=1)
+        >>> held = game.hand_scores()
+        >>> _ = game.apply(0, "endhand")
+        >>> game.scores == held, game.hand_number, game.phase.value
+        (True, 1, 'hand_over')
+        """
+        scores = self.hand_scores()
+        still_in = sorted(self.seats_in_hand(), key=lambda s: (scores[s], s))
+        if not self.ranking:
+            self.ranking.append(still_in[0])
+        keep = self.rules.scoring in ("penalty", "discards_minus_hand")
+        self._end_hand(False, frozenset(still_in) if keep else frozenset(), ended=True)
+
+    def _leader(self) -> int:
+        """Who leads the match on its totals (the lowest under ``penalty``; ties to the
+        first seat)."""
+        scores = self.scores
+        return scores.index(min(scores) if self.rules.scoring == "penalty" else max(scores))
+
+    def _end_match(self, winner: int) -> None:
+        """``endgame``: the match ends with the totals of the hands played (the current
+        hand is not scored)."""
+        self.to_act = None
+        self.drawn = None
+        self.clear_pending()
+        self.phase = Phase.MATCH_OVER
+        self.winner = winner
+        self._events.append(MatchEnded(winner, tuple(self.scores)))
+
+    def _end_hand(
+        self, blocked: bool, held: frozenset[int] = frozenset(), ended: bool = False
+    ) -> None:
         """Score the hand. ``ranking`` holds who went out, in order (under ``first_out``
         only the winner); the players still holding cards are ranked after them, by points
-        in hand, so the last of the ranking is the loser."""
+        in hand, so the last of the ranking is the loser. The ranked seats in ``held``
+        (a hand ended where it stands) still take the points of their cards."""
         n = self.n
         winner = self.ranking[0]
-        out = set(self.ranking)
+        out = set(self.ranking) - held
         # Who is out holds nothing: a Dung compares with 0 for her (RULES.md section 3).
         scores_in_hand = self.hand_scores(out)
         in_hand = [0 if s in out else scores_in_hand[s] for s in range(n)]
-        rest = sorted((s for s in range(n) if s not in out), key=lambda s: (in_hand[s], s))
+        ranked = set(self.ranking)
+        rest = sorted((s for s in range(n) if s not in ranked), key=lambda s: (in_hand[s], s))
         ranking = (*self.ranking, *rest)
         scoring = self.rules.scoring
         if scoring == "winner_takes_all":
@@ -1134,7 +1180,7 @@ class Game(StateSlots):
         self.clear_pending()
         self.owes_uno = [False] * n
         self.false_uno = [False] * n
-        result = HandEnded(winner, blocked, tuple(points), tuple(scores), ranking)
+        result = HandEnded(winner, blocked, tuple(points), tuple(scores), ranking, ended)
         self.hand_result = result
         self._events.append(result)
         match_winner: int | None = None

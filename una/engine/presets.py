@@ -115,9 +115,9 @@ STANDARD = Preset(
     name="standard",
     title="Official rules",
     description=(
-        "The official 108-card game (SKYRUS plays exactly this): Wild Draw Four bluffs may be "
-        "challenged, UNO must be called and can be caught, the winner of a hand scores the "
-        "cards left in the other hands, first to 500 wins the match."
+        "The official 108-card game: Wild Draw Four bluffs may be challenged, UNO must be "
+        "called and can be caught, the winner of a hand scores the cards left in the other "
+        "hands, first to 500 wins the match."
     ),
     deck=_frozen(classic_deck()),
     points=_frozen({"S": 20, "R": 20, "D2": 20, "W": 50, "W4": 50} | MUTANT_POINTS),

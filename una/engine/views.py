@@ -29,10 +29,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
-    """Cards of ``seat`` that this view's seat was shown (a challenge)."""
+    """Cards of ``seat`` that this view's seat sees: ``live``, her hand as it is now (a Spy,
+    a guilty challenge under ``challenge_reveal``), for the rest of the hand; else the hand
+    as it was shown once (a challenge)."""
 
     seat: int
     cards: tuple[Card, ...]
+    live: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +44,8 @@ class View:
 
     ``seating`` lists the players in their order around the table (Musical Chairs and Dance
     Fever change it); ``out`` the players out of the hand so far, in order; ``set_aside``
-    how many cards each player set aside when she quit the hand (Quitter).
+    how many cards each player set aside when she quit the hand (Quitter); ``locked_by``
+    the card that keeps the rest of this seat's hand from being played (Kobe).
     """
 
     seat: int | None
@@ -72,6 +76,9 @@ class View:
     hand_ranking: tuple[int, ...] | None = None
     seating: tuple[int, ...] = ()
     set_aside: tuple[int, ...] = ()
+    #: The card in this seat's hand that locks the others (Kobe): none of them may be
+    #: played until it is.
+    locked_by: Card | None = None
 
     @property
     def hand_over(self) -> bool:
@@ -104,7 +111,8 @@ class View:
             "catchable": list(self.catchable),
             "drawn": self.drawn.code if self.drawn else None,
             "revealed": [
-                {"seat": r.seat, "cards": [c.code for c in r.cards]} for r in self.revealed
+                {"seat": r.seat, "cards": [c.code for c in r.cards], "live": r.live}
+                for r in self.revealed
             ],
             "legal": [a.code for a in self.legal],
             "hand_winner": self.hand_winner,
@@ -114,6 +122,7 @@ class View:
             "hand_ranking": None if self.hand_ranking is None else list(self.hand_ranking),
             "seating": list(self.seating),
             "set_aside": list(self.set_aside),
+            "locked_by": self.locked_by.code if self.locked_by else None,
         }
 
 
@@ -123,18 +132,17 @@ def view_for(game: Game, seat: int | None) -> View:
         raise ValueError(f"there is no seat {seat} (seats are 0-{game.n - 1})")
     player = seat is not None
     hand: tuple[Card, ...] | None = None
-    revealed: list[Reveal] = []
+    revealed: tuple[Reveal, ...] = ()
     legal: tuple[Action, ...] = ()
     drawn = None
+    locked_by = None
     if seat is not None:
         hand = tuple(sorted(game.hands[seat], key=_sort_key))
+        locked_by = next((c for c in hand if c in game.lock_cards), None)
         legal = tuple(game.legal_actions(seat))
         if game.to_act == seat:
             drawn = game.drawn
-        for viewer, shown_seat, cards in game.reveals:
-            if viewer == seat:
-                shown = tuple(game.hands[shown_seat]) if cards is None else cards
-                revealed.append(Reveal(shown_seat, tuple(sorted(shown, key=_sort_key))))
+        revealed = _reveals_to(game, seat)
     result = game.hand_result
     over = game.hand_over
     return View(
@@ -159,7 +167,7 @@ def view_for(game: Game, seat: int | None) -> View:
         ),
         catchable=tuple(s for s in range(game.n) if game.catchable(s)),
         drawn=drawn,
-        revealed=tuple(revealed),
+        revealed=revealed,
         legal=legal,
         hand_winner=result.winner if result else None,
         hand_points=result.points if result else None,
@@ -168,6 +176,28 @@ def view_for(game: Game, seat: int | None) -> View:
         hand_ranking=result.ranking if result else None,
         seating=tuple(game.seating),
         set_aside=tuple(len(cards) for cards in game.set_aside),
+        locked_by=locked_by,
+    )
+
+
+def _reveals_to(game: Game, viewer: int) -> tuple[Reveal, ...]:
+    """What ``viewer`` sees of other hands: one reveal per shown seat, in the order they were
+    first shown. A live reveal follows the hand as it changes and outlasts any earlier
+    showing of the same hand (a snapshot would show cards she no longer holds); of several
+    showings, the last counts.
+    """
+    chosen: dict[int, tuple[Card, ...] | None] = {}
+    for who, shown_seat, cards in game.reveals:
+        if who != viewer or (shown_seat in chosen and chosen[shown_seat] is None):
+            continue
+        chosen[shown_seat] = cards
+    return tuple(
+        Reveal(
+            shown_seat,
+            tuple(sorted(game.hands[shown_seat] if cards is None else cards, key=_sort_key)),
+            live=cards is None,
+        )
+        for shown_seat, cards in chosen.items()
     )
 
 

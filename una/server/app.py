@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from una import __version__
 from una.engine import PRESETS, SWITCHES, Record, RuleSet
+from una.engine.effects import effect_table
 from una.engine.events import Event
 from una.server import protocol as p
 from una.server.cluster import LEASE, Cluster
@@ -186,6 +187,8 @@ def create_app(
         def lines(events: list[Event]) -> list[str]:
             return [event.visible_to(seat).describe(game.names) for event in events]
 
+        storage: Storage = request.app.state.storage
+        people = await storage.game_seats(int(request.path_params["game_id"]))
         views = [game.view_for(seat).to_json()]
         events: list[list[str]] = []  # events[k]: what action k caused
         for actor, code in record.actions:
@@ -196,6 +199,11 @@ def create_app(
                 "game_id": _row_id(request.path_params["game_id"]),
                 "seat": seat,
                 "players": game.names,
+                # who played each seat (null: a computer), for the players' icons
+                "seats": [
+                    {"player_id": people[i][0], "icon": people[i][1]} if i in people else None
+                    for i in range(game.n)
+                ],
                 "rules": record.rules.to_json(),
                 "actions": [[actor, code] for actor, code in record.actions],
                 "views": views,
@@ -287,7 +295,36 @@ def catalog() -> dict[str, Any]:
         name: {"levels": list(entry.levels), "description": entry.description}
         for name, entry in BOTS.items()
     }
-    return {"presets": presets, "switches": switches, "bots": bots}
+    return {"presets": presets, "switches": switches, "bots": bots, "cards": special_cards()}
+
+
+def special_cards() -> dict[str, dict[str, Any]]:
+    """Each special card of the Alupula and BYOND decks (its own effect, beyond the classic
+    deck): its name, points and what it does, from its effect's description (one source:
+    the engine's docstring).
+
+    >>> special_cards()["KOBE"]["points"], special_cards()["KOBE"]["description"][:18]
+    (666, 'While held, its ho')
+    """
+    cards: dict[str, dict[str, Any]] = {}
+    for name in ("alupula", "byond"):
+        rules = RuleSet.preset_named(name)
+        for card, effect in effect_table(rules).items():
+            module = type(effect).__module__.rsplit(".", 1)[-1]
+            if module not in ("alupula", "byond") or card.code in cards:
+                continue
+            first = (type(effect).__doc__ or "").split("\n\n")[0]
+            text = " ".join(first.replace("``", "").split())
+            cards[card.code] = {
+                "name": card.name,
+                "points": rules.points(card),
+                "description": text,
+                "presets": [],
+            }
+        for card in set(rules.deck()):
+            if card.code in cards and name not in cards[card.code]["presets"]:
+                cards[card.code]["presets"].append(name)
+    return dict(sorted(cards.items()))
 
 
 async def socket(websocket: WebSocket) -> None:

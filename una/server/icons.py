@@ -88,3 +88,7 @@ _DECODER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="una-icons")
 async def make_icon_in_worker(data: bytes) -> bytes:
     """:func:`make_icon`, run in the icon thread (Pillow decodes without the GIL)."""
     return await asyncio.get_running_loop().run_in_executor(_DECODER, make_icon, data)
+
+
+#: The icons that come with the game (the browser draws each; /reset-icon picks one).
+BUILTIN_ICONS = ("star", "moon", "sun", "heart", "clover", "crown", "anchor", "bolt")

@@ -152,6 +152,13 @@ class ResetIcon(Message):
 
 
 @dataclass(frozen=True)
+class Games(Message):
+    """The finished games this player took part in, newest first (with replay links)."""
+
+    type: ClassVar[str] = "games"
+
+
+@dataclass(frozen=True)
 class Resume(Message):
     """After a reconnect: the table and the last version the client saw."""
 
@@ -178,7 +185,7 @@ MESSAGES: dict[str, type[Message]] = {
     cls.type: cls
     for cls in (
         Hello, Lobby, Create, Join, Watch, Sit, Stand, Leave, Kick, Start, Act, Chat, Auto,
-        SetIcon, ResetIcon, Resume, Settings, Ping,
+        SetIcon, ResetIcon, Games, Resume, Settings, Ping,
     )
 }  # fmt: skip
 
@@ -335,6 +342,7 @@ BUDGETS: dict[str, Budget] = {
     "hello": Budget(1, 5, ("client", "address")),
     "ping": Budget(10, 20),
     "lobby": Budget(1, 5),
+    "games": Budget(1, 5),
     "create": Budget(0.2, 3, ("client", "player", "address")),
     "join": Budget(2, 10, ("client", "address")),
     "watch": Budget(2, 10, ("client", "address")),
@@ -353,7 +361,8 @@ BUDGETS: dict[str, Budget] = {
     "icon": Budget(3 / 60, 3, ("player",)),
     "miss": Budget(0.2, 10, ("client", "address")),
 }
-assert set(MESSAGES) <= set(BUDGETS), "every message type needs a budget"
+_UNBUDGETED = set(MESSAGES) - set(BUDGETS)
+assert not _UNBUDGETED, f"every message type needs a budget: {_UNBUDGETED}"
 
 
 class Limiter:

@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING, Any
 from una import __version__
 from una.bots import make_bot
 from una.bots.base import Bot
-from una.bots.registry import UnknownBot
-from una.engine import Action, Game, InvalidCode, Record, RuleSet, UnaError
+from una.bots.registry import UnknownBot, bot_name
+from una.engine import Action, Card, Game, InvalidCode, Kind, Record, RuleSet, UnaError
 from una.engine.events import Event
 from una.server import protocol as p
-from una.server.icons import IconError, from_base64, make_icon_in_worker
+from una.server.icons import BUILTIN_ICONS, IconError, from_base64, make_icon_in_worker
 from una.server.names import looks_alike
 from una.server.storage import GameRow, Storage
 
@@ -46,6 +46,8 @@ CODE_LENGTH = {True: 5, False: 10}
 MAX_TIMEOUTS = 3
 MAX_SETTINGS = 4096
 HISTORY = 256
+#: Chat, notices and game events a table keeps for whoever comes back (a page reload).
+LINES_KEPT = 200
 #: Messages a socket may have waiting before it counts as stalled and is dropped.
 SEND_QUEUE = 256
 #: Seconds a dropped socket's close may take before it is given up.
@@ -177,16 +179,24 @@ class Client:
 
 @dataclass
 class SeatInfo:
-    """A seat: a person (``player_id``) or a computer player (``bot``)."""
+    """A seat: a person (``player_id``) or a computer player (``bot``); ``stand_in``: the
+    computer plays the seat of the person called ``name``, who left during the match."""
 
     name: str
     player_id: int | None = None
     bot: str | None = None
     auto: bool = False
     timeouts: int = 0
+    stand_in: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "player_id": self.player_id, "bot": self.bot, "auto": self.auto}
+        return {
+            "name": self.name,
+            "player_id": self.player_id,
+            "bot": self.bot,
+            "auto": self.auto,
+            "stand_in": self.stand_in,
+        }
 
     @property
     def automatic(self) -> bool:
@@ -215,6 +225,9 @@ class Table:
     #: a restarted server gives the same versions.
     version_base: int = 0
     history: deque[tuple[int, list[Event]]] = field(default_factory=lambda: deque(maxlen=HISTORY))
+    #: The recent lines of the table's log (chat, notices, events as a spectator sees them),
+    #: sent to whoever comes to the table, so that a reload keeps the conversation.
+    lines: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LINES_KEPT))
     votes: dict[str, set[int]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
@@ -379,6 +392,9 @@ class RoomService:
         #: each player's icon key (its unguessable URL), or None for no icon
         self.icons: dict[int, str | None] = {}
         self.limiter = p.Limiter()
+        #: The built-in icon a player picked at random with /reset-icon: until she logs in
+        #: again (BYOND's rule: it is not remembered).
+        self.builtin_icons: dict[int, str] = {}
         self._janitor: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ lifecycle
@@ -624,6 +640,9 @@ class RoomService:
             await self.set_icon(client, m.image)
         elif isinstance(m, p.ResetIcon):
             await self.reset_icon(client)
+        elif isinstance(m, p.Games):
+            games = await self.storage.finished_games(client.player_id)
+            await client.send({"type": "games", "games": games})
         elif isinstance(m, p.Settings):
             await self.save_settings(client, m.settings)
 
@@ -646,6 +665,7 @@ class RoomService:
         client.player_id, client.name = row.id, row.name
         self.names[row.id] = row.name
         self.icons[row.id] = row.icon_key
+        self.builtin_icons.pop(row.id, None)
         client.on_drop = self._dropped
         self.clients.add(client)
         seated = [t.code for t in self.tables.values() if row.id in t.humans()]
@@ -683,13 +703,15 @@ class RoomService:
         await client.send({"type": "settings", "settings": settings})
 
     async def reset_icon(self, client: Client) -> None:
-        if self.icons.get(client.player_id) is None:  # nothing to reset: nothing to tell
-            await client.send({"type": "icon", "icon": None})
-            return
-        self._spend(client, "icon")
-        await self.storage.update_player(client.player_id, icon=None)
+        """Forget the player's icon and give her one of the built-in ones at random, for
+        this login only (at the next one she gets a random icon again)."""
+        if self.icons.get(client.player_id) is not None:  # a stored icon changes: it costs
+            self._spend(client, "icon")
+            await self.storage.update_player(client.player_id, icon=None)
         self.icons[client.player_id] = None
-        await client.send({"type": "icon", "icon": None})
+        builtin = random.choice(BUILTIN_ICONS)
+        self.builtin_icons[client.player_id] = builtin
+        await client.send({"type": "icon", "icon": None, "builtin": builtin})
         await self._refresh_table_of(client)
 
     async def _refresh_table_of(self, client: Client) -> None:
@@ -818,7 +840,8 @@ class RoomService:
         table.seats = [None] * m.seats
         table.seats[0] = SeatInfo(client.name, player_id=client.player_id)
         for i in range(m.bots):
-            table.seats[m.seats - 1 - i] = SeatInfo(f"{m.bot.split(':')[0]}-{i + 1}", bot=m.bot)
+            taken = [seat.name for seat in table.seats if seat is not None]
+            table.seats[m.seats - m.bots + i] = SeatInfo(bot_name(taken), bot=m.bot)
         if self.cluster is None:
             await self.storage.create_table(code, client.player_id, table.config())
         else:
@@ -936,10 +959,16 @@ class RoomService:
         elif seat is None:
             table.spectators.add(client.player_id)
         await client.send({"type": "joined", "table": table.code, "seat": seat})
+        await self._send_lines(table, client)
         await self._tell_notice(table, client)
         await self._changed(table, bump=seat is not None)
         if paused:
             self._after_change(table)  # somebody is here again: the computer players go on
+
+    @staticmethod
+    async def _send_lines(table: Table, client: Client) -> None:
+        """The table's recent log, to a client that comes to it without one."""
+        await client.send({"type": "lines", "table": table.code, "lines": list(table.lines)})
 
     async def _tell_notice(self, table: Table, client: Client) -> None:
         if table.notice:
@@ -952,7 +981,8 @@ class RoomService:
         self._check_banned(table, client)
         self._check_look(table, client)
         paused = not self.connected(table)
-        if client.table != table.code:
+        arriving = client.table != table.code  # a new page (a reload) has no log yet
+        if arriving:
             await self._leave_current(client)
             self._place(client, table)
             if table.seat_of(client.player_id) is None:
@@ -963,6 +993,8 @@ class RoomService:
         if m.epoch == self.epoch and table.history and m.version >= table.history[0][0] - 1:
             missed = [events for version, events in table.history if version > m.version]
         table.empty_since = None
+        if missed is None or arriving:
+            await self._send_lines(table, client)
         await client.send(self._state_message(table, client, missed or [], fresh=missed is None))
         await self._tell_notice(table, client)
         await self._broadcast_state(table, [], skip=client)
@@ -1006,7 +1038,7 @@ class RoomService:
         assert info is not None
         playing = table.playing
         if playing:
-            info.player_id, info.bot, info.auto = None, table.bot, False
+            info.player_id, info.bot, info.auto, info.stand_in = None, table.bot, False, True
             text = f"{info.name} {why}; a computer player takes her seat"
         else:
             table.seats[seat] = None
@@ -1016,7 +1048,7 @@ class RoomService:
         else:
             await self.storage.update_table(table.code, config=table.config(), host_id=host_id)
             table.host_id = host_id
-        await self._system(table, text)
+        await self.announce(table, text)
         if playing:
             self._after_change(table)
 
@@ -1039,7 +1071,7 @@ class RoomService:
             await self.storage.update_table(table.code, host_id=heir)
             table.host_id = heir
         if heir is not None:
-            await self._system(table, f"{self.names.get(heir, '?')} is the host now")
+            await self.announce(table, f"{self.names.get(heir, '?')} is the host now")
         table.spectators.discard(client.player_id)
         if not self.connected(table):
             table.empty_since = time.monotonic()
@@ -1105,21 +1137,31 @@ class RoomService:
         assert info is not None
         info.auto, info.timeouts = on, 0
         await self.storage.update_table(table.code, config=table.config())
-        await self._system(table, f"{info.name} {'turns auto on' if on else 'turns auto off'}")
+        await self.announce(table, f"{info.name} {'turns auto on' if on else 'turns auto off'}")
         await self._changed(table)
         self._after_change(table)  # the computer may have to play for her right now
 
     # ------------------------------------------------------------- playing
 
     async def start(self, client: Client) -> None:
+        """Start a match, or deal the next hand; the only person at the table may also end
+        the match being played and start a new one (BYOND's /startgame)."""
         table = self._my_table(client)
         async with table.lock:
             if table.status == "playing":
                 game = table.game
                 assert game is not None
                 seat = table.engine_seat(client.player_id)
+                if not game.hand_over and table.humans() == [client.player_id]:
+                    await self.announce(table, f"{client.name} starts a new game")
+                    await self._new_match(table)
+                    return
                 if not game.hand_over:
-                    raise RoomError("a hand is being played", "playing")
+                    raise RoomError(
+                        "a hand is being played (only the one person at a table may start "
+                        "a new game during one; /endgame votes to end it)",
+                        "playing",
+                    )
                 if seat is None:
                     raise RoomError("only a seated player deals", "not_seated")
                 await self._commit(table, seat, Action.parse("deal"), auto=False)
@@ -1143,7 +1185,7 @@ class RoomService:
         header.pop("actions")
         finish = None
         if table.game_id is not None and table.game is not None and not table.game.match_over:
-            finish = (table.game_id, {"ended": "by vote"})
+            finish = (table.game_id, {"ended": "a new game was started"})
         version = table.version + 1
         # The old game's end, the new game and the table's seats: one transaction.
         table.game_id = await self.storage.start_game(
@@ -1189,12 +1231,29 @@ class RoomService:
                 action = Action.parse(code, seats=game.n)
             except InvalidCode as error:
                 raise RoomError(str(error), "bad_action") from None
+            if action.kind in (Kind.ENDHAND, Kind.ENDGAME):
+                raise RoomError(
+                    f"{action.kind.value} is the table's decision: vote with /{action.kind.value}",
+                    "illegal",
+                )
             reason = game.why_illegal(seat, action)
             if reason is not None:
-                raise RoomError(f'illegal action "{action}": {reason}', "illegal")
+                raise RoomError(readable_refusal(game, seat, action, reason), "illegal")
+            call = uno_call(game, seat) if action.kind is Kind.UNO else None
+            if action.kind is Kind.UNO and call is None:
+                # An UNO call that changes nothing is not announced to the table.
+                held = len(game.hands[seat])
+                raise RoomError(f"UNO: nothing to call (you hold {held} cards)", "nothing_to_call")
             info = table.seat_info(seat)
             info.timeouts = 0
             await self._commit(table, seat, action, auto=False)
+            if call == "false" and game.catchable(seat):
+                name = game.names[seat]
+                await self.announce(
+                    table,
+                    f"{name} calls UNO holding {len(game.hands[seat])} cards: that can be "
+                    f"challenged (/challenge {name})",
+                )
 
     async def _commit(self, table: Table, seat: int, action: Action, auto: bool) -> None:
         """Store the action, then apply it and tell everybody (the caller holds the lock
@@ -1328,9 +1387,9 @@ class RoomService:
             if info.timeouts >= MAX_TIMEOUTS:
                 info.auto = True
                 await self.storage.update_table(table.code, config=table.config())
-                await self._system(table, f"{info.name} timed out {MAX_TIMEOUTS} times: auto on")
+                await self.announce(table, f"{info.name} timed out {MAX_TIMEOUTS} times: auto on")
             else:
-                await self._system(table, f"{info.name} timed out; the computer plays for her")
+                await self.announce(table, f"{info.name} timed out; the computer plays for her")
             acted = await self._bot_act(table, seat)
             if not acted:  # a bot always has a turn action; keep the timer honest anyway
                 self._after_change(table)
@@ -1372,12 +1431,16 @@ class RoomService:
 
     async def say(self, table: Table, client: Client, text: str) -> None:
         message = {"type": "chat", "from": client.name, "player_id": client.player_id, "text": text}
+        table.lines.append(message)
         for other in self.connected(table):
             await other.send(message)
 
-    async def _system(self, table: Table, text: str) -> None:
+    async def announce(self, table: Table, text: str) -> None:
+        """A notice to everyone at the table (kept in its recent lines)."""
+        message = {"type": "system", "text": text}
+        table.lines.append(message)
         for other in self.connected(table):
-            await other.send({"type": "system", "text": text})
+            await other.send(message)
 
     async def vote(self, table: Table, client: Client, kind: str) -> None:
         """``endgame`` or ``endhand``: carried when every seated person agrees."""
@@ -1398,32 +1461,26 @@ class RoomService:
         if not humans <= votes:
             waiting = ", ".join(self.names.get(h, "?") for h in sorted(humans - votes))
             what = kind[3:]
-            await self._system(
+            await self.announce(
                 table, f"{client.name} votes to end the {what}; waiting for {waiting}"
             )
             return
         table.votes.pop(kind, None)
         async with table.lock:
             game = table.game
-            assert game is not None and table.game_id is not None
-            if kind == "endgame":
-                await self.storage.finish_game(
-                    table.game_id,
-                    {"ended": "by vote"},
-                    table_code=table.code,
-                    config=table.config(game_seats=[], banned=[]),
-                    status="waiting",
-                )
-                table.game = None
-                table.game_seats = []
-                table.banned.clear()
-                await self._system(table, "the game is ended by vote")
-                table.version += 1
-                await self._broadcast_state(table, [])
-                await self._lobby_changed(table)
-            else:
-                await self._system(table, "the hand is ended by vote; a new hand is dealt")
-                await self._new_match(table, scores=list(game.scores))
+            if game is None or game.match_over:
+                return  # it ended while the last vote came in
+            if kind == "endhand" and game.hand_over:
+                raise RoomError("the hand is over already: deal the next one", "no_game")
+            seat = table.engine_seat(client.player_id)
+            by = 0 if seat is None else seat
+            # The vote's action is the table's, taken in the voter's name (the record says
+            # who asked); BYOND ends at once, "at the end of the current turn" being now.
+            await self._commit(table, by, Action.parse(kind), auto=False)
+            if kind == "endhand":
+                # The hand's scores are shown as after any hand; the game goes on with a
+                # new hand when somebody deals it (BYOND: "click the Una card"), or the
+                # computer players, when no person is seated.
                 table.hand_ended_at = time.monotonic()
 
     # ------------------------------------------------------------ messages
@@ -1453,6 +1510,8 @@ class RoomService:
                     "auto": info.auto,
                     "player_id": info.player_id,
                     "icon": self.icons.get(info.player_id) if info.player_id else None,
+                    "builtin_icon": self.builtin_icons.get(info.player_id or 0),
+                    "stand_in": info.stand_in,
                     "connected": info.bot is not None or info.player_id in connected,
                     "game_seat": table.game_seats.index(index)
                     if game is not None and index in table.game_seats
@@ -1485,6 +1544,11 @@ class RoomService:
     async def _broadcast_state(
         self, table: Table, events: list[Event], skip: Client | None = None
     ) -> None:
+        if events and table.game is not None:
+            names = table.game.names
+            for event in events:
+                text = event.visible_to(None).describe(names)
+                table.lines.append({"type": "event", "text": text})
         for client in self.connected(table):
             if client is not skip:
                 await client.send(self._state_message(table, client, events, fresh=False))
@@ -1496,6 +1560,46 @@ class RoomService:
             table.version += 1
         await self._broadcast_state(table, [])
         await self._lobby_changed(table, new=new)
+
+
+def uno_call(game: Game, seat: int) -> str | None:
+    """What an UNO call by ``seat`` would do now: ``"owed"`` (her one card), ``"false"``
+    (more than one card under ``false_uno_penalty``: she becomes catchable), or ``None``
+    (nothing: it is not announced).
+
+    >>> uno_call(Game("byond", players=2, seed=1), 0), uno_call(Game("standard", 2, seed=1), 0)
+    ('false', None)
+    """
+    if Action.parse("uno") in game.legal_actions(seat):
+        return "owed"
+    if game.rules.false_uno_penalty and len(game.hands[seat]) > 1 and not game.hand_over:
+        return "false"
+    return None
+
+
+def readable_refusal(game: Game, seat: int, action: Action, reason: object) -> str:
+    """The engine's reason for refusing ``action``, with players named and cards called
+    as people call them ("Bob", "red 7"), not by seat numbers and codes.
+
+    >>> game = Game("standard", players=["Ann", "Bob"], seed=1)
+    >>> readable_refusal(game, 1, Action.parse("play R7"), "it is seat 0's turn, not seat 1's")
+    "red 7: it is Ann's turn, not Bob's"
+    """
+    text = str(reason)  # the engine's Refusal: its English sentence
+    for index, name in sorted(enumerate(game.names), key=lambda item: -item[0]):
+        text = text.replace(f"seat {index}'s", f"{name}'s").replace(f"seat {index}", name)
+    words = text.split(" ")
+    for i, word in enumerate(words):
+        core = word.strip(",.:;()'")
+        if core and core.upper() == core and any(ch.isalpha() for ch in core):
+            try:
+                card = Card.parse(core)
+            except InvalidCode:
+                continue
+            words[i] = word.replace(core, card.name)
+    text = " ".join(words)
+    what = action.card.name if action.card is not None else action.kind.value
+    return f"{what}: {text}"
 
 
 async def open_service(storage: Storage, **options: Any) -> RoomService:

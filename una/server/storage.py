@@ -222,6 +222,19 @@ actions: Final = sa.Table(
     sa.Column("created_at", UTCDateTime, nullable=False),
 )
 
+#: Who played each seat of a game (the people; computer seats have no row): a player's
+#: finished games, and the players' icons in a replay.
+game_players: Final = sa.Table(
+    "game_players",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column(
+        "player_id", sa.Integer, sa.ForeignKey("players.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Index("ix_game_players_player_id", "player_id"),
+)
+
 
 # ---------------------------------------------------------------------------- rows
 
@@ -972,8 +985,9 @@ class Storage:
         replaces, and ``config`` and ``status`` are the table's new ones, so that a crash
         leaves either the old match or the new one, never half of each.
 
-        ``private``: its record is for ``player_ids`` only (each seat's player, None for a
-        computer player).
+        ``player_ids``: each game seat's player (None for a computer player): the people who
+        play it (their lists of finished games) and, when ``private``, the only ones who may
+        read its record.
         """
         self._check_open()
         if not isinstance(header, dict):
@@ -1012,6 +1026,13 @@ class Storage:
                 .returning(games.c.id)
             )
             game_id: int = inserted.scalar_one()
+            people = [
+                {"game_id": game_id, "seat": seat, "player_id": _int(pid, "player id")}
+                for seat, pid in enumerate(player_ids or [])
+                if pid is not None
+            ]
+            if people:
+                await conn.execute(game_players.insert(), people)
             if values:
                 await _update_table(conn, table_code, values)
         return game_id
@@ -1100,6 +1121,59 @@ class Storage:
                 )
             ).all()
         return _game(row, list(log))
+
+    async def finished_games(self, player_id: int, limit: int = 20) -> list[dict[str, Any]]:
+        """The finished games ``player_id`` played (not the quarantined), newest first: id,
+        table, when it finished, the players' names, her seat and the result."""
+        self._check_open()
+        query = (
+            sa.select(
+                games.c.id,
+                games.c.table_code,
+                games.c.header,
+                games.c.finished_at,
+                games.c.result,
+                game_players.c.seat,
+            )
+            .join(game_players, game_players.c.game_id == games.c.id)
+            .where(
+                game_players.c.player_id == player_id,
+                games.c.finished_at.is_not(None),
+                games.c.quarantined_at.is_(None),
+            )
+            .order_by(games.c.finished_at.desc(), games.c.id.desc())
+            .limit(limit)
+        )
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        out = []
+        for row in rows:
+            header = _load(row.header)
+            names = header.get("players")
+            out.append(
+                {
+                    "id": row.id,
+                    "table": row.table_code,
+                    "finished_at": row.finished_at.isoformat(),
+                    "players": names if isinstance(names, list) else [],
+                    "seat": row.seat,
+                    "result": _load(row.result) if row.result else None,
+                }
+            )
+        return out
+
+    async def game_seats(self, game_id: int) -> dict[int, tuple[int, str | None]]:
+        """Who played the people's seats of a game: seat -> (player id, her icon's key or
+        None)."""
+        self._check_open()
+        query = (
+            sa.select(game_players.c.seat, players.c.id, players.c.icon_key)
+            .join(players, players.c.id == game_players.c.player_id)
+            .where(game_players.c.game_id == game_id)
+        )
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return {int(seat): (int(pid), key) for seat, pid, key in rows}
 
     async def record(self, game_id: int) -> dict[str, Any]:
         """The game's NOTATION.md record: its header and ``"actions": [[seat, code], ...]``."""

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from una.engine import Action, Kind
+from una.server.rooms import uno_call
 
 if TYPE_CHECKING:
     from una.server.rooms import Client, RoomService, Table
@@ -20,21 +21,25 @@ if TYPE_CHECKING:
 Handler = Callable[["RoomService", "Table", "Client", str], Awaitable[None]]
 
 HELP = {
+    "say": "say something to everyone at the table (/say hi; plain text does the same)",
     "una": "call UNO (so does any line that starts with una or уно; a leading space makes it chat)",
-    "challenge": "challenge the Wild Draw Four played on you (/challenge [name])",
+    "challenge": "challenge a player who did not call UNO, or called it holding more than one "
+    "card (/challenge NAME; without a name you pick one); on a Wild Draw Four played on you, "
+    "challenge it",
     "draw": "draw a card, take a pending draw, or pass after drawing",
     "pass": "pass after drawing",
     "play": "play a card: /play R5, /play W G, /play R7 @2",
-    "color": "name the color of a Wild turned up first: /color red",
-    "catch": "catch a player who did not call UNO: /catch NAME",
-    "who": "who is at the table: seats, cards, scores, spectators",
+    "color": "report the current color",
+    "pick": "name the color of a Wild turned up first: /pick red",
+    "who": "everyone here, one line each: players and watchers",
     "auto": "let the computer play for you until you turn it off (/auto again)",
-    "startgame": "start the game, or deal the next hand",
-    "endgame": "vote to end the game (every seated person must agree)",
-    "endhand": "vote to end the hand (every seated person must agree)",
+    "startgame": "start the game, or deal the next hand; the only person here may also end "
+    "the game and start a new one",
+    "endgame": "vote to end the game (final scores: those of the hands played)",
+    "endhand": "vote to end the hand (everyone takes the points in her hand; deal the next)",
     "game-info": "this help",
-    "set-icon": "set your icon (upload it with the icon button: PNG, GIF or BMP, 64 KiB)",
-    "reset-icon": "go back to the default icon",
+    "set-icon": "set your icon (choose a PNG, GIF or BMP of up to 64 KiB)",
+    "reset-icon": "a random icon of the game's own, until you log in again",
     "leave": "leave the table",
 }
 
@@ -102,13 +107,64 @@ def _named_seat(table: Table, name: str) -> int | None:
     return None
 
 
+async def verb_say(service: RoomService, table: Table, client: Client, rest: str) -> None:
+    if not rest:
+        await _tell(service, client, "Usage: /say TEXT")
+        return
+    await service.say(table, client, rest)
+
+
 async def verb_una(service: RoomService, table: Table, client: Client, rest: str) -> None:
-    await service.say(table, client, "UNA!")
+    """Call UNO. The table hears it only when it does something (``rooms.uno_call``): the
+    call owed with one card, or a false one under ``false_uno_penalty``, which is announced
+    as catchable. A call that changes nothing is told to the caller alone."""
+    game = table.game
+    seat = table.engine_seat(client.player_id)
+    if game is None or seat is None or game.hand_over:
+        await _tell(service, client, "UNO: there is no hand of yours to call it in")
+        return
+    if uno_call(game, seat) is None:
+        await _tell(
+            service, client, f"UNO: nothing to call (you hold {len(game.hands[seat])} cards)"
+        )
+        return
     await _act(service, table, client, "uno")
 
 
 async def verb_challenge(service: RoomService, table: Table, client: Client, rest: str) -> None:
-    await _act(service, table, client, "challenge")
+    """BYOND's challenge: a Wild Draw Four played on you, else a player who owes an UNO
+    call or made a false one (the engine's catch). Without a name, you are asked whom."""
+    game = table.game
+    seat = table.engine_seat(client.player_id)
+    if game is None or seat is None:
+        await _tell(service, client, "Only a player in the game challenges")
+        return
+    legal = game.legal_actions(seat)
+    named = _named_seat(table, rest) if rest else None
+    if Action.parse("challenge") in legal and (not rest or named == game.pending_source):
+        await _act(service, table, client, "challenge")
+        return
+    if rest:
+        if named is None or named == seat:
+            others = ", ".join(n for i, n in enumerate(game.names) if i != seat)
+            await _tell(service, client, f"Nobody called {rest!r} to challenge; players: {others}")
+            return
+        await _act(service, table, client, str(Action.catch(named)))
+        return
+    catchable = [game.names[a.targets[0]] for a in legal if a.kind is Kind.CATCH]
+    if not catchable:
+        await _tell(
+            service, client, "Nobody can be challenged now: nobody owes an UNO call or made a "
+            "false one. /challenge NAME to challenge anyway",
+        )  # fmt: skip
+        return
+    await client.send(
+        {
+            "type": "system",
+            "text": "Challenge whom? " + ", ".join(f"/challenge {n}" for n in catchable),
+            "choose": {"verb": "challenge", "names": catchable},
+        }
+    )
 
 
 async def verb_draw(service: RoomService, table: Table, client: Client, rest: str) -> None:
@@ -134,35 +190,51 @@ async def verb_play(service: RoomService, table: Table, client: Client, rest: st
 
 
 async def verb_color(service: RoomService, table: Table, client: Client, rest: str) -> None:
+    """Report the current color (BYOND's /color); naming one is the picker's (/pick)."""
+    game = table.game
+    if game is None:
+        await _tell(service, client, "No game is being played: there is no color yet")
+        return
+    top = game.discard[-1].name
+    if game.color is None:
+        text = f"No color is named yet (the top card is {top})"
+    else:
+        text = f"The color is {game.color.word} (the top card is {top})"
+    if rest:
+        text += f". To name a color use the color picker or /pick {rest}"
+    await _tell(service, client, text)
+
+
+async def verb_pick(service: RoomService, table: Table, client: Client, rest: str) -> None:
     if not rest:
-        await _tell(service, client, "Usage: /color red|yellow|green|blue")
+        await _tell(service, client, "Usage: /pick red|yellow|green|blue")
         return
     await _act(service, table, client, f"color {rest}")
 
 
-async def verb_catch(service: RoomService, table: Table, client: Client, rest: str) -> None:
-    seat = _named_seat(table, rest)
-    if seat is None:
-        await _tell(service, client, f"Nobody called {rest!r} plays here. Usage: /catch NAME")
-        return
-    await _act(service, table, client, str(Action.catch(seat)))
-
-
 async def verb_who(service: RoomService, table: Table, client: Client, rest: str) -> None:
+    """One line per person: the seated (cards and points during a game), then watchers."""
     game = table.game
+    here = {c.player_id for c in service.connected(table)}
     lines = []
     for index, info in enumerate(table.seats):
         if info is None:
-            lines.append(f"seat {index}: (empty)")
             continue
-        what = f"computer ({info.bot})" if info.bot else ("auto" if info.auto else "player")
+        if info.bot:
+            what = "computer player" + (f" for {info.name}, who left" if info.stand_in else "")
+        else:
+            what = "player" + (", on auto" if info.auto else "")
+            what += "" if info.player_id in here else ", away"
+        if info.player_id is not None and info.player_id == table.host_id:
+            what += ", host"
         extra = ""
         if game is not None and index in table.game_seats:
             gs = table.game_seats.index(index)
             extra = f", {len(game.hands[gs])} cards, {game.scores[gs]} points"
-        lines.append(f"seat {index}: {info.name} [{what}]{extra}")
-    watchers = sorted(service.names.get(s, "?") for s in table.spectators)
-    lines.append("watching: " + (", ".join(watchers) if watchers else "nobody"))
+        lines.append(f"{info.name}: seat {index + 1}, {what}{extra}")
+    for watcher in sorted(table.spectators, key=lambda s: service.names.get(s, "?").casefold()):
+        away = "" if watcher in here else ", away"
+        lines.append(f"{service.names.get(watcher, '?')}: watching{away}")
     await _tell(service, client, "\n".join(lines))
 
 
@@ -186,16 +258,19 @@ async def verb_endhand(service: RoomService, table: Table, client: Client, rest:
 
 
 async def verb_info(service: RoomService, table: Table, client: Client, rest: str) -> None:
-    text = "\n".join(f"/{verb}: {what}" for verb, what in HELP.items())
-    await _tell(service, client, f"Table {table.code}, rules: {table.rules}\n{text}")
+    """The help: one line per verb."""
+    lines = [f"Table {table.code}: {table.rules}", *(f"/{v} - {what}" for v, what in HELP.items())]
+    await _tell(service, client, "\n".join(lines))
 
 
 async def verb_set_icon(service: RoomService, table: Table, client: Client, rest: str) -> None:
-    await _tell(service, client, HELP["set-icon"])
+    # A client with an icon chooser opens it ("open"); the text is for the others.
+    await client.send({"type": "system", "text": HELP["set-icon"], "open": "icon"})
 
 
 async def verb_reset_icon(service: RoomService, table: Table, client: Client, rest: str) -> None:
     await service.reset_icon(client)
+    await _tell(service, client, "Your icon is one of the game's own now, until you log in again")
 
 
 async def verb_leave(service: RoomService, table: Table, client: Client, rest: str) -> None:
@@ -211,7 +286,9 @@ VERBS: dict[str, Handler] = {
     "pass": verb_pass,
     "play": verb_play,
     "color": verb_color,
-    "catch": verb_catch,
+    "pick": verb_pick,
+    "catch": verb_challenge,
+    "say": verb_say,
     "who": verb_who,
     "auto": verb_auto,
     "startgame": verb_startgame,

@@ -78,6 +78,8 @@ class Delayed(DrawCard):
 
 @register("DB2")
 class DelayedBlastDrawTwo(Delayed):
+    """Skips the next player; the following player draws 2 and forfeits her turn."""
+
     count = 2
     draw_family = "D2"
 
@@ -140,6 +142,8 @@ class ReverseDrawFourWild(Reversing):
 
 @register("WB4")
 class DelayedBlastDrawFourWild(Delayed):
+    """As a Wild Draw Four, but it skips the next player first: the following one draws."""
+
     count = 4
     draw_family = "WILD"
 

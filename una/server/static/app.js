@@ -218,6 +218,12 @@ class App {
         applyLobby(this, m);
         if (this.screen === "lobby") this.lobbyView.render();
         break;
+      case "lines":
+        // the table's recent log: shown now if the table is on screen, else when it is
+        if (this.tableView && this.screen === "table") this.tableView.chat.load(m.lines || []);
+        else this.pendingLines = m.lines || [];
+        this.linesLoaded = true; // they hold the events the next state brings as missed
+        break;
       case "joined":
         this.tableCode = m.table;
         this.rememberTable(m.table, -1);
@@ -229,14 +235,22 @@ class App {
         this.tableView?.chat.add({ kind: "chat", from: m.from, text: m.text, playerId: m.player_id });
         break;
       case "system":
-        if (this.tableView && this.screen === "table") this.tableView.chat.add({ kind: "system", text: m.text });
+        if (this.tableView && this.screen === "table") this.tableView.chat.add({ kind: "system", text: m.text, choose: m.choose });
         else this.toast(m.text);
+        if (m.open === "icon") this.profile.open();
         break;
       case "icon":
-        if (this.player) this.player.icon = m.icon || null;
+        if (this.player) {
+          this.player.icon = m.icon || null;
+          this.player.builtin_icon = m.builtin || null;
+        }
         this.renderPlayerChip();
         this.profile.iconChanged(!!m.icon);
         if (this.screen === "table" && this.state) this.tableView.update(this.state, this.state);
+        break;
+      case "games":
+        this.myGames = m.games || [];
+        if (this.screen === "lobby") this.lobbyView.render();
         break;
       case "settings":
         break;
@@ -314,7 +328,8 @@ class App {
     document.body.dataset.phase = m.view ? m.view.phase : m.table.status;
     if (this.screen !== "table" || !this.tableView) this.showTable();
     if (!prev && m.events?.length === 0) this.tableView.chat.add({ kind: "system", text: t("table.code", { code: m.table.code }) });
-    for (const line of m.events || []) this.tableView.chat.add({ kind: "event", text: line });
+    if (!this.linesLoaded) for (const line of m.events || []) this.tableView.chat.add({ kind: "event", text: line });
+    this.linesLoaded = false;
     this.tableView.update(m, prev);
   }
 
@@ -422,12 +437,23 @@ class App {
     if (!this.lobbyView) this.lobbyView = new LobbyView(this);
     this.setScreen("lobby", this.lobbyView.el);
     this.lobbyView.render();
-    if (this.player) this.send({ type: "lobby" });
+    if (this.player) {
+      this.send({ type: "lobby" });
+      this.send({ type: "games" });
+    }
   }
 
   showTable() {
     if (!this.tableView) this.tableView = new TableView(this);
     this.setScreen("table", this.tableView.el);
+    if (this.pendingLines) {
+      this.tableView.chat.load(this.pendingLines);
+      this.pendingLines = null;
+    }
+  }
+
+  kick(name) {
+    if (window.confirm(t("table.kickconfirm", { name }))) this.send({ type: "kick", player: name });
   }
 
   showReplay(id) {

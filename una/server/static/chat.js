@@ -63,6 +63,19 @@ export class ChatPanel {
     if (this.tableView.state) this.tableView.renderBar();
   }
 
+  /** The table's recent lines (the server keeps them), after a reload or on joining. */
+  load(lines) {
+    this.entries = [];
+    for (const line of lines) {
+      if (line.type === "chat") this.entries.push({ kind: "chat", from: line.from, text: line.text, playerId: line.player_id });
+      else if (line.type === "event") this.entries.push({ kind: "event", text: line.text });
+      else this.entries.push({ kind: "system", text: line.text });
+    }
+    this.entries = this.entries.slice(-MAX_LINES);
+    replace(this.logEl, this.entries.map((entry) => this.line(entry)));
+    this.logEl.scrollTop = this.logEl.scrollHeight;
+  }
+
   add(entry) {
     entry.time = new Date();
     this.entries.push(entry);
@@ -91,15 +104,19 @@ export class ChatPanel {
       case "error":
         return h("li", { class: "msg error" }, stamp, h("span", { class: "text" }, entry.text));
       default:
-        return h("li", { class: "msg system" }, stamp, h("span", { class: "text" }, entry.text));
+        return h("li", { class: "msg system" }, stamp, h("span", { class: "text" }, entry.text),
+          entry.choose ? h("span", { class: "choose" }, ` ${t("chat.choose")} `, entry.choose.names.map((name) =>
+            h("button", { type: "button", class: "tiny choose-name", dataset: { name },
+              onclick: () => this.app.send({ type: "chat", text: `/${entry.choose.verb} ${name}` }) }, name))) : null);
     }
   }
 
   // ------------------------------------------------------------------------------- input
 
   submit() {
-    const text = this.input.value.trim();
-    if (!text) return;
+    // Sent as typed: a leading space makes "una ..." ordinary chat (the server's rule).
+    const text = this.input.value;
+    if (!text.trim()) return;
     if (this.app.send({ type: "chat", text })) {
       this.history.push(text);
       this.historyIndex = -1;
@@ -168,10 +185,10 @@ export class ChatPanel {
       if (d.player_id && !d.connected) facts.push(t("table.away"));
       if (d.player_id && d.player_id === table.host_id) facts.push(t("table.host"));
       return h("li", { class: ["person", d.player_id === this.app.player?.id && "me"] },
-        avatar(d, 24), h("span", { class: "person-name" }, d.name),
+        avatar(d, 24), h("span", { class: "person-name" }, d.stand_in ? t("seat.standin", { name: d.name }) : d.name),
         h("span", { class: "muted" }, facts.length ? ` · ${facts.join(" · ")}` : ""),
         isHost && d.player_id && d.player_id !== this.app.player.id
-          ? h("button", { class: "tiny kick", onclick: () => this.app.send({ type: "kick", player: d.name }) }, t("table.kick")) : null);
+          ? h("button", { class: "tiny kick", onclick: () => this.app.kick(d.name) }, t("table.kick")) : null);
     };
     const spectators = table.spectator_names || [];
     replace(this.peopleEl,
@@ -182,7 +199,7 @@ export class ChatPanel {
         ? h("ul", { class: "people-list" }, spectators.map((name) => h("li", { class: "person" },
           avatar({ name }, 24), h("span", { class: "person-name" }, name),
           isHost && name !== this.app.player?.name
-            ? h("button", { class: "tiny kick", onclick: () => this.app.send({ type: "kick", player: name }) }, t("table.kick")) : null)))
+            ? h("button", { class: "tiny kick", onclick: () => this.app.kick(name) }, t("table.kick")) : null)))
         : h("p", { class: "muted" }, t("chat.nobody")),
       h("button", { class: "small", onclick: () => this.app.send({ type: "chat", text: "/who" }) }, t("chat.who")));
   }

@@ -8,7 +8,7 @@ import { RULES as EMBEDDED } from "./rules-data.js";
 let rulesData = EMBEDDED;
 let rulesAsked = false;
 
-async function fetchRules(onLoaded) {
+export async function fetchRules(onLoaded) {
   if (rulesAsked) return;
   rulesAsked = true;
   try {
@@ -85,7 +85,7 @@ export class LobbyView {
     const scroll = this.el.querySelector(".lobby-tables-list")?.scrollTop || 0;
     replace(this.el,
       h("div", { class: "lobby-grid" },
-        h("div", { class: "lobby-col" }, this.tablesPanel(), this.codePanel()),
+        h("div", { class: "lobby-col" }, this.tablesPanel(), this.codePanel(), this.gamesPanel()),
         this.createPanel()));
     const list = this.el.querySelector(".lobby-tables-list");
     if (list) list.scrollTop = scroll;
@@ -154,6 +154,27 @@ export class LobbyView {
         const id = replay.value.trim();
         if (/^\d+$/.test(id)) location.href = `/?replay=${id}`;
       } }, replay, h("button", { type: "submit" }, t("lobby.open"))));
+  }
+
+  /** The finished games this player took part in (the server's "games"), with replays. */
+  gamesPanel() {
+    const games = this.app.myGames;
+    const scoring = (game) => game.result?.scores;
+    const rows = (games || []).map((game) => {
+      const when = new Date(game.finished_at);
+      const scores = scoring(game);
+      const names = game.players.map((name, i) => (scores ? `${name} ${scores[i]}` : name)).join(", ");
+      const winner = game.result?.winner;
+      const outcome = winner === undefined || winner === null ? t("games.ended")
+        : winner === game.seat ? t("games.won") : t("games.lost", { name: game.players[winner] ?? "?" });
+      return h("li", { class: "my-game", dataset: { id: String(game.id) } },
+        h("a", { class: "replay-link", href: `/?replay=${encodeURIComponent(game.id)}` }, t("games.replay", { id: game.id })),
+        " ", h("span", { class: "muted" }, `${when.toLocaleDateString(getLang())} · ${outcome} · ${names}`));
+    });
+    return h("div", { class: "panel lobby-games" },
+      h("h2", {}, t("games.title")),
+      games === undefined || games === null ? h("p", { class: "muted" }, t("games.loading"))
+        : rows.length ? h("ul", { class: "my-games" }, rows) : h("p", { class: "muted" }, t("games.none")));
   }
 
   // -------------------------------------------------------------------------- create form

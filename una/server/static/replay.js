@@ -28,6 +28,8 @@ function describe(code, players) {
     case "uno": return t("action.callsuno");
     case "catch": return t("action.catch", { name: name(a.targets[0]) });
     case "deal": return t("action.deal");
+    case "endhand": return t("action.endhand");
+    case "endgame": return t("action.endgame");
     default: return code;
   }
 }
@@ -97,6 +99,7 @@ export class ReplayView {
       if (!Array.isArray(data.views) || data.views.length !== this.total + 1) throw new Error("bad views");
       this.views = data.views;
       this.events = Array.isArray(data.events) ? data.events : null;
+      this.people = Array.isArray(data.seats) ? data.seats : [];
     } catch {
       this.views = null;
       this.events = null;
@@ -217,7 +220,12 @@ export class ReplayView {
       table: {
         code: this.id, name: t("replay.title", { id: this.id }), preset: "", rules_text: "", status: "over", timer: null,
         host_id: null, spectator_names: [],
-        seats_detail: this.players.map((name, i) => ({ seat: i, name, game_seat: i, player_id: null, bot: null, connected: true })),
+        // the players' icons: who played each seat (a computer's seat has nobody)
+        seats_detail: this.players.map((name, i) => {
+          const who = this.people?.[i] || null;
+          return { seat: i, name, game_seat: i, player_id: who ? who.player_id : null, icon: !!who?.icon,
+            bot: who || !this.people?.some(Boolean) ? null : "computer", connected: true };
+        }),
       },
       you: { seat: v.seat, game_seat: v.seat },
       version: k,

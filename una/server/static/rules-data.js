@@ -4,7 +4,7 @@ export const RULES = {
  "presets": {
   "standard": {
    "title": "Official rules",
-   "description": "The official 108-card game (SKYRUS plays exactly this): Wild Draw Four bluffs may be challenged, UNO must be called and can be caught, the winner of a hand scores the cards left in the other hands, first to 500 wins the match.",
+   "description": "The official 108-card game: Wild Draw Four bluffs may be challenged, UNO must be called and can be caught, the winner of a hand scores the cards left in the other hands, first to 500 wins the match.",
    "players": [
     2,
     10

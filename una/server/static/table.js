@@ -2,12 +2,12 @@
 // offers comes from view.legal; a click sends the action, and the server judges it.
 
 import { avatar } from "./avatar.js";
-import { cardBack, cardSvg, colorBadge, COLOR_CODES } from "./cards.js";
+import { cardBack, cardSvg, colorBadge, COLOR_CODES, parseCard } from "./cards.js";
 import { ChatPanel } from "./chat.js";
 import { h, replace, s } from "./dom.js";
 import { icon } from "./icons.js";
-import { cardName, colorName, t } from "./i18n.js";
-import { presetTitle, rules } from "./lobby.js";
+import { CARD_HELP_RU, cardName, colorName, getLang, t } from "./i18n.js";
+import { fetchRules, presetTitle, rules } from "./lobby.js";
 
 /** "play W4 G @1 uno" -> {code, kind: "play", card: "W4", color: "G", targets: [1], uno: true} */
 export function parseAction(code) {
@@ -53,6 +53,14 @@ export function analyse(view) {
 
 const unique = (items) => [...new Set(items)];
 
+/** What a special card does (GET /api/rules "cards"; in Russian from CARD_HELP_RU), or ""
+ * for a plain one. */
+export function cardHelp(code) {
+  const english = rules().cards?.[code]?.description || "";
+  if (!english || getLang() !== "ru") return english;
+  return CARD_HELP_RU[parseCard(code).symbol] || english;
+}
+
 export function scoringOf(rulesValue, presets) {
   if (rulesValue && typeof rulesValue === "object" && rulesValue.scoring) return rulesValue.scoring;
   const preset = typeof rulesValue === "string" ? rulesValue : rulesValue?.preset;
@@ -79,12 +87,15 @@ export class TableView {
     this.actionsEl = h("div", { class: "actions" });
     this.revealedEl = h("div", { class: "revealed" });
     this.handEl = h("div", { class: "hand", role: "group" });
+    this.lockEl = h("p", { class: "lock-reason", role: "note", hidden: true });
     this.keysEl = h("p", { class: "keys-hint muted" });
     this.el = h("section", { class: "table-screen" },
       h("div", { class: "table-main" }, this.barEl, this.feltEl, this.promptEl, this.actionsEl,
-        this.revealedEl, this.handEl, this.keysEl),
+        this.revealedEl, this.lockEl, this.handEl, this.keysEl),
       this.chat.el);
     this.ticker = setInterval(() => this.tick(), 500);
+    // the special cards' descriptions come with the server's rules
+    fetchRules(() => { if (this.state) this.update(this.state, this.state); });
     this.onResize = () => this.layoutHand();
     window.addEventListener("resize", this.onResize);
   }
@@ -238,14 +249,15 @@ export class TableView {
       }
       if (m.score !== undefined) info.push(h("span", { class: "seat-score" }, t("table.points", { n: m.score })));
       const kick = isHost && !m.me && d.player_id ? h("button", { class: "tiny kick", title: t("table.kick"),
-        "aria-label": `${t("table.kick")} ${m.name}`, onclick: () => this.app.send({ type: "kick", player: m.name }) }, "×") : null;
+        "aria-label": `${t("table.kick")} ${m.name}`, onclick: () => this.app.kick(m.name) }, "×") : null;
+      const shownName = d.stand_in ? t("seat.standin", { name: m.name }) : m.name;
       return h("div", {
         class: ["seat", m.me && "me", m.toAct && "to-act", m.catchable && "catchable", m.out >= 0 && "is-out"],
         style, dataset: { seat: String(m.game ?? m.table), name: m.name },
         "aria-current": m.toAct ? "true" : null,
       },
         h("div", { class: "seat-avatar" }, avatar({ ...d, name: m.name }, 40), h("span", { class: "timer-badge", hidden: true })),
-        h("div", { class: "seat-name" }, h("span", { class: "seat-name-text" }, m.name), m.me ? h("span", { class: "you" }, ` (${t("table.you")})`) : null),
+        h("div", { class: "seat-name", title: shownName }, h("span", { class: "seat-name-text" }, shownName), m.me ? h("span", { class: "you" }, ` (${t("table.you")})`) : null),
         info.length ? h("div", { class: "seat-info" }, info) : null,
         badges.length ? h("div", { class: "seat-badges" }, badges) : null,
         kick);
@@ -275,8 +287,9 @@ export class TableView {
       title: t("table.drawpile", { n: view.draw_pile }),
       onclick: () => this.draw(),
     }, cardBack(), h("span", { class: "pile-count" }, String(view.draw_pile)));
-    const top = cardSvg(view.top, { label: cardName(view.top) });
-    const discard = h("div", { class: "discard", title: t("table.discard", { n: view.discard_pile }),
+    const what = cardHelp(view.top);
+    const top = cardSvg(view.top, { label: what ? `${cardName(view.top)} — ${what}` : cardName(view.top) });
+    const discard = h("div", { class: "discard", title: `${t("table.discard", { n: view.discard_pile })}${what ? ` — ${what}` : ""}`,
       style: { "--ring": view.color ? `var(--c-${view.color})` : "transparent" } }, top);
     const colorInfo = h("div", { class: "color-info" },
       h("span", { class: "label" }, t("table.color"), ": "),
@@ -508,8 +521,8 @@ export class TableView {
   renderRevealed() {
     const view = this.view;
     const shown = (view?.revealed || []).filter((r) => r.seat !== view.seat);
-    replace(this.revealedEl, shown.map((r) => h("div", { class: "revealed-hand", dataset: { seat: String(r.seat) } },
-      h("span", { class: "label" }, t("revealed.title", { name: this.name(r.seat) })),
+    replace(this.revealedEl, shown.map((r) => h("div", { class: ["revealed-hand", r.live && "live"], dataset: { seat: String(r.seat) } },
+      h("span", { class: "label" }, t(r.live ? "revealed.live" : (r.live === false ? "revealed.once" : "revealed.title"), { name: this.name(r.seat) })),
       r.cards.length
         ? h("div", { class: "mini-cards" }, r.cards.map((code) => cardSvg(code, { label: cardName(code), className: "mini" })))
         : h("span", { class: "muted" }, t("revealed.empty")))));
@@ -535,27 +548,62 @@ export class TableView {
     }
     const fresh = prevView && prevView.hand_number === view.hand_number;
     if (this.focusIndex >= view.hand.length) this.focusIndex = Math.max(0, view.hand.length - 1);
+    const lockedBy = view.locked_by || null;
+    const lockText = lockedBy ? t("hand.locked", { card: cardName(lockedBy) }) : "";
     const cards = view.hand.map((code, index) => {
       const playable = a.plays.has(code);
+      const locked = !!lockedBy && code !== lockedBy;
+      const help = cardHelp(code);
       const left = before.get(code) || 0;
       const isNew = fresh && left === 0;
       if (left) before.set(code, left - 1);
       const drawn = view.phase === "drawn" && view.drawn === code && view.to_act === view.seat;
-      return h("button", {
-        class: ["card", playable ? "playable" : "dimmed", isNew && "enter", drawn && "drawn"],
+      const title = [cardName(code), help, locked ? lockText : ""].filter(Boolean).join(" — ");
+      const button = h("button", {
+        class: ["card", playable ? "playable" : "dimmed", locked && "locked", isNew && "enter", drawn && "drawn"],
         dataset: { code, index: String(index) },
         tabindex: index === this.focusIndex ? "0" : "-1",
-        "aria-label": cardName(code),
+        title,
+        "aria-label": title,
         "aria-disabled": playable ? null : "true",
-        onclick: () => { this.focusIndex = index; this.playCard(code); },
+        onclick: () => {
+          if (this.longPressed) { this.longPressed = false; return; }
+          this.focusIndex = index;
+          this.playCard(code);
+        },
         onfocus: () => { this.focusIndex = index; },
-      }, cardSvg(code, { label: cardName(code) }));
+      }, cardSvg(code, { label: title }));  // (the picture's own title is what hovering shows)
+      if (help || locked) this.holdToRead(button, title);
+      return button;
     });
-    replace(this.handEl, cards.length ? cards : h("p", { class: "muted" }, t("table.handempty")));
-    // nothing to play (another player's turn): the hand stays readable, only the offers stand out
-    this.handEl.classList.toggle("idle", a.plays.size === 0);
+    const parts = cards.length ? cards : [h("p", { class: "muted" }, t("table.handempty"))];
+    replace(this.handEl, parts);
+    replace(this.lockEl, lockText);
+    this.lockEl.hidden = !lockText;
+    // nothing to play (another player's turn): the hand stays readable, only the offers stand
+    // out; a hand locked by Kobe stays dimmed, so that it never looks playable
+    this.handEl.classList.toggle("idle", a.plays.size === 0 && !lockedBy);
     this.layoutHand();
     if (hadFocus) this.focusHand();
+  }
+
+  /** A long press (touch) shows what a card does, as hovering does with the mouse. */
+  holdToRead(button, text) {
+    let timer = null;
+    const cancel = () => { clearTimeout(timer); timer = null; };
+    button.addEventListener("pointerdown", (event) => {
+      if (event.pointerType === "mouse") return;
+      cancel();
+      timer = setTimeout(() => {
+        this.longPressed = true;
+        this.app.toast(text);
+      }, 550);
+    });
+    for (const type of ["pointerup", "pointerleave", "pointercancel"]) button.addEventListener(type, cancel);
+    button.addEventListener("contextmenu", (event) => {
+      event.preventDefault();
+      this.app.toast(text);
+    });
   }
 
   layoutHand() {
