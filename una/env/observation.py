@@ -152,19 +152,26 @@ class ObservationEncoder:
         return obs
 
     def _revealed_positions(self, game: Game, seat: int) -> list[int]:
-        """The positions of what was revealed to ``seat``. Reveals are only ever added
-        during a hand, and a shown snapshot never changes: those are kept until the list
-        grows; a live reveal (the hand as it is now) is read every time."""
+        """The positions of what was revealed to ``seat``, chosen as the view chooses
+        (:func:`una.engine.views.view_for`): per shown seat, a live reveal (the hand as it
+        is now) outlasts any showing of it, else the last showing counts. Reveals are only
+        ever added during a hand, and a shown snapshot never changes: those are kept until
+        the list grows; a live reveal is read every time."""
         reveals = game.reveals
         cached = self._reveal_cache.get(seat)
         if cached is not None and cached[0] is reveals and cached[1] == len(reveals):
             return cached[2]
-        mine = [(shown, cards) for viewer, shown, cards in reveals if viewer == seat]
+        chosen: dict[int, tuple[Card, ...] | None] = {}
+        for viewer, shown, cards in reveals:
+            if viewer != seat or (shown in chosen and chosen[shown] is None):
+                continue
+            chosen[shown] = cards
         positions: list[int] = []
         self._reveals(positions, seat, [
-            (shown, tuple(game.hands[shown]) if cards is None else cards) for shown, cards in mine
+            (shown, tuple(game.hands[shown]) if cards is None else cards)
+            for shown, cards in chosen.items()
         ])  # fmt: skip
-        if all(cards is not None for _, cards in mine):
+        if all(cards is not None for cards in chosen.values()):
             self._reveal_cache[seat] = (reveals, len(reveals), positions)
         return positions
 
@@ -231,12 +238,11 @@ class ObservationEncoder:
     def _reveals(
         self, positions: list[int], seat: int, shown: Sequence[tuple[int, Sequence[Card]]]
     ) -> None:
-        """Adds to ``positions``, per shown seat, the cards of its last reveal to ``seat``
-        (a live one shows the hand as it is now)."""
+        """Adds to ``positions`` the cards shown to ``seat``: one reveal per shown seat (the
+        view's, or the one :meth:`_revealed_positions` chose the same way)."""
         k = len(self.cards)
         base = self._offsets["revealed"]
         index = self._code_index
-        latest = {shown_seat: cards for shown_seat, cards in shown}
-        for shown_seat, cards in latest.items():
+        for shown_seat, cards in shown:
             start = base + shown_seat * k
             positions.extend(start + index[c.code] for c in cards)
