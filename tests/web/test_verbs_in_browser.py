@@ -110,7 +110,8 @@ def test_each_verb_does_what_the_seed_says(pages: Pages, server: Server) -> None
     expect(final).to_be_visible()
     expect(final.locator("a.replay-link")).to_have_attribute("href", f"/?replay={game_id}")
     assert state(ann)["view"]["scores"] == scores
-    status, record = server.get_json(f"/games/{game_id}.json")
+    token = ann.evaluate("() => localStorage.getItem('una.token')")  # a private table's record
+    status, record = server.get_json(f"/games/{game_id}.json", token)
     assert status == 200
     played = Record.from_json(record)
     codes = [code for _, code in played.actions]
@@ -234,9 +235,11 @@ def test_finished_games_are_listed_and_replays_show_icons(pages: Pages, artifact
     expect(mine).to_be_visible()
     expect(mine.locator("a.replay-link")).to_have_attribute("href", f"/?replay={game_id}")
     ann.screenshot(path=str(artifacts / "lobby-finished-games.png"))
-    player_id = ann.evaluate("window.una.player.id")
-    replay = pages.new(f"/?replay={game_id}")
-    icon = replay.locator(f'.seat img.avatar-img[src*="/icons/{player_id}.png"]')
+    icon_key = ann.evaluate("window.una.player.icon")
+    # Her own browser (a private table's replay is for its players: it sends her token).
+    replay = ann
+    mine.locator("a.replay-link").click()
+    icon = replay.locator(f'.seat img.avatar-img[src*="/icons/{icon_key}.png"]')
     expect(icon).to_be_visible()
     expect(replay.locator('.seat[data-name="Ada"] .badge.bot')).to_be_visible()
     replay.screenshot(path=str(artifacts / "replay-icons.png"))

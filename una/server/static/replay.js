@@ -223,7 +223,7 @@ export class ReplayView {
         // the players' icons: who played each seat (a computer's seat has nobody)
         seats_detail: this.players.map((name, i) => {
           const who = this.people?.[i] || null;
-          return { seat: i, name, game_seat: i, player_id: who ? who.player_id : null, icon: !!who?.icon,
+          return { seat: i, name, game_seat: i, player_id: who ? who.player_id : null, icon: who?.icon || null,
             bot: who || !this.people?.some(Boolean) ? null : "computer", connected: true };
         }),
       },
