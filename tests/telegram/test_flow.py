@@ -339,8 +339,19 @@ async def test_the_seven_zero_keyboard_after_a_jump_in(tmp_path: Path) -> None:
         game = table.game
         assert game is not None
         color = open_turn(table)
-        seven = next(c for c in game.draw_pile if c.color == color and c.symbol == "7")
-        others = [c for c in game.draw_pile if c.color is not None and c != seven][:3]
+        # give() takes the cards from the draw pile and her own hand; both 7s of the color
+        # may be elsewhere, so then the top card becomes a plain card of another 7's color.
+        pool = [*game.draw_pile, *game.hands[seat]]
+        sevens = [c for c in pool if c.symbol == "7" and c.color is not None]
+        seven = next((c for c in sevens if c.color == color), sevens[0])
+        if seven.color != color:
+            plain = next(
+                i for i, c in enumerate(game.draw_pile)
+                if c.color == seven.color and c.symbol.isdigit() and c != seven
+            )  # fmt: skip
+            game.draw_pile[plain], game.discard[-1] = game.discard[-1], game.draw_pile[plain]
+            color = open_turn(table)
+        others = [c for c in pool if c.color is not None and c != seven][:3]
         give(table, seat, " ".join([seven.code, *(c.code for c in others)]))
         await h.open_hand(GROUP, user)
         await refresh(h, table, user)
