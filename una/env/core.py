@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -364,26 +365,12 @@ class CoreTable(EnvTable):
         self._core.reset(*self._deal)
         self._game = None
 
-    # The state lives in the core: these read it there.
-    @property  # type: ignore[override]
-    def selected(self) -> int:
-        return int(self._core.selected)
-
-    @property  # type: ignore[override]
-    def offering(self) -> bool:
-        return bool(self._core.offering)
-
-    @property  # type: ignore[override]
-    def done(self) -> bool:
-        return bool(self._core.done)
-
-    @property  # type: ignore[override]
-    def truncated(self) -> bool:
-        return bool(self._core.truncated)
-
-    @property  # type: ignore[override]
-    def steps(self) -> int:
-        return int(self._core.steps)
+    # The state lives in the core: these read it there (attrgetter: no Python frame).
+    selected = property(attrgetter("_core.selected"))
+    offering = property(attrgetter("_core.offering"))
+    done = property(attrgetter("_core.done"))
+    truncated = property(attrgetter("_core.truncated"))
+    steps = property(attrgetter("_core.steps"))
 
     @property  # type: ignore[override]
     def rewards(self) -> list[float]:
@@ -475,32 +462,24 @@ class CoreTable(EnvTable):
         )
 
 
-def make_table(
-    rules: RuleSet | str | Mapping[str, Any] = "standard",
-    players: int = 2,
-    seed: int | None = None,
-    reward: str = "hand",
-    payoff: str = "win",
-    max_steps: int = MAX_STEPS,
-    overrides: Sequence[str] | Mapping[str, Any] = (),
-    core: bool | None = None,
-) -> EnvTable:
-    """A table for an environment: a :class:`CoreTable` where the C core plays the rules
-    (``core=None``, the default, or ``True``: then :class:`~una.engine.fast.CoreUnsupported`
-    where it does not), else (or with ``core=False``) an :class:`EnvTable`. Both play the
-    same episodes.
+def make_table(*args: Any, core: bool | None = None, **options: Any) -> EnvTable:
+    """A table for an environment, made with :class:`EnvTable`'s arguments: a
+    :class:`CoreTable` where the C core plays the rules (``core=None``, the default, or
+    ``True``: then :class:`~una.engine.fast.CoreUnsupported` where it does not), else (or
+    with ``core=False``) an :class:`EnvTable`. Both play the same episodes.
 
+    >>> type(make_table("standard", 2, seed=1)).__name__ in ("CoreTable", "EnvTable")
+    True
     >>> type(make_table("standard", core=False)).__name__
     'EnvTable'
     """
     from una.engine.fast import CoreUnsupported
 
-    options = (rules, players, seed, reward, payoff, max_steps, overrides)
     if core is False:
-        return EnvTable(*options)
+        return EnvTable(*args, **options)
     try:
-        return CoreTable(*options)
+        return CoreTable(*args, **options)
     except CoreUnsupported:
         if core:
             raise
-        return EnvTable(*options)
+        return EnvTable(*args, **options)
