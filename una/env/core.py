@@ -353,7 +353,7 @@ class CoreTable(EnvTable):
         self._mask = np.zeros(len(space), dtype=np.int8)
         self._core = fast.env_table(
             self.rules, self.players, core_slots(space), fields, self.encoder.cards, PHASES,
-            self._obs, self._mask, self.max_steps, self.reward == "match",
+            self._obs, self._mask, min(self.max_steps, 2**31 - 1), self.reward == "match",
         )  # fmt: skip
         self._deal = (0, 0)
         self._game: Game | None = None
