@@ -71,6 +71,33 @@ def masked_playout(env: Any, games: int, seed: int) -> tuple[int, float]:
     return moves, time.perf_counter() - start
 
 
+def action_shares(rules: str, players: int, games: int, seed: int = 0) -> dict[str, float]:
+    """The share of each action verb among the random masked choices of ``games`` hands
+    (``wait`` included; not timed): why the hands are as long as they are."""
+    import numpy as np
+
+    from una.env import aec_env
+
+    preset, *overrides = rules.split()
+    env = aec_env(preset, players=players, seed=seed, overrides=overrides)
+    verbs = [env.space.code(i).split()[0] for i in range(len(env.space))]
+    counts: dict[str, int] = {}
+    rng = random.Random(seed)
+    for _ in range(games):
+        env.reset()
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            index = int(legal[rng.randrange(len(legal))])
+            counts[verbs[index]] = counts.get(verbs[index], 0) + 1
+            env.step(index)
+    total = sum(counts.values())
+    return {verb: round(count / total, 4) for verb, count in sorted(counts.items())}
+
+
 def harness_playout(rules: str, players: int, games: int, steps: int, seed: int = 0) -> Throughput:
     """The loop of :func:`una_env_playout` on an environment that does nothing, for
     ``steps`` steps a game: the loop's own cost."""
@@ -184,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--python", action="store_true", help="Una's pure-Python table, not the C core"
     )
+    parser.add_argument(
+        "--shares", action="store_true", help="only the share of each verb in Una's choices"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     try:
@@ -195,6 +225,10 @@ def main(argv: list[str] | None = None) -> int:
         print("--games and --rounds must be 1 or more", file=sys.stderr)
         return 2
     names = [name.strip() for name in args.rules.split(",") if name.strip()]
+    if args.shares:
+        for name in names:
+            print(name, json.dumps(action_shares(name, args.players, args.games, args.seed)))
+        return 0
     core = False if args.python else None
     runs = [compare(name, args.players, args.games, args.rounds, args.seed, core) for name in names]
     if args.json:

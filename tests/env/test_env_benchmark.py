@@ -9,7 +9,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from env_vs_rlcard import harness_playout, rlcard_env_playout, una_env_playout  # noqa: E402
+from env_vs_rlcard import (  # noqa: E402
+    action_shares,
+    harness_playout,
+    rlcard_env_playout,
+    una_env_playout,
+)
 
 
 def test_both_sides_count_games_and_steps() -> None:
@@ -21,6 +26,8 @@ def test_both_sides_count_games_and_steps() -> None:
     assert python.engine == "python" and python.moves == una.moves  # the same episodes
     harness = harness_playout("standard", 2, games=3, steps=7)
     assert harness.games == 3 and harness.moves == 21
+    shares = action_shares("standard", 2, games=2, seed=1)
+    assert abs(sum(shares.values()) - 1) < 1e-3 and shares["play"] > 0
     rl = rlcard_env_playout(3, 2, seed=1)
     assert rl.games == 2 and rl.moves >= 2 and rl.players == 3
 
