@@ -73,29 +73,25 @@ def masked_playout(env: Any, games: int, seed: int) -> tuple[int, float]:
 
 def action_shares(rules: str, players: int, games: int, seed: int = 0) -> dict[str, float]:
     """The share of each action verb among the random masked choices of ``games`` hands
-    (``wait`` included; not timed): why the hands are as long as they are."""
-    import numpy as np
-
+    of :func:`masked_playout` (``wait`` included; not timed): why the hands are as long as
+    they are."""
     from una.env import aec_env
 
     preset, *overrides = rules.split()
     env = aec_env(preset, players=players, seed=seed, overrides=overrides)
     verbs = [env.space.code(i).split()[0] for i in range(len(env.space))]
-    counts: dict[str, int] = {}
-    rng = random.Random(seed)
-    for _ in range(games):
-        env.reset()
-        for _agent in env.agent_iter():
-            obs, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            index = int(legal[rng.randrange(len(legal))])
-            counts[verbs[index]] = counts.get(verbs[index], 0) + 1
-            env.step(index)
+    counts = dict.fromkeys(verbs, 0)
+    step = env.step
+
+    def counted(action: int | None) -> None:
+        if action is not None:
+            counts[verbs[action]] += 1
+        step(action)
+
+    env.step = counted
+    masked_playout(env, games, seed)
     total = sum(counts.values())
-    return {verb: round(count / total, 4) for verb, count in sorted(counts.items())}
+    return {verb: round(count / total, 4) for verb, count in sorted(counts.items()) if count}
 
 
 def harness_playout(rules: str, players: int, games: int, steps: int, seed: int = 0) -> Throughput:
