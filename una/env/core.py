@@ -365,6 +365,24 @@ class CoreTable(EnvTable):
         self._core.reset(*self._deal)
         self._game = None
 
+    # Copied and pickled as the deal and the steps since: a new core replays them.
+    _UNPICKLED = ("_core", "_obs", "_mask", "_game", "_events", "_synced")
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = {k: v for k, v in self.__dict__.items() if k not in self._UNPICKLED}
+        state["_history"] = [index for _, index in self._core.history(0)]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        history = state.pop("_history")
+        self.__dict__.update(state)
+        deal = self._deal
+        self._prepare()
+        self._deal = deal
+        self._core.reset(*deal)
+        for index in history:
+            self._core.step(index)
+
     # The state lives in the core: these read it there (attrgetter: no Python frame).
     selected = property(attrgetter("_core.selected"))
     offering = property(attrgetter("_core.offering"))
