@@ -55,32 +55,22 @@ def seen_discard(pile: list[Card], events: list[Event], seat: int) -> list[Card]
     return pile
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     rule_set=st.sampled_from(RULE_SETS),
     players=st.integers(2, 5),
     seed=st.integers(0, 2**32),
+    on_core=st.booleans(),
 )
 def test_observations_hold_nothing_hidden(
-    rule_set: tuple[str, tuple[str, ...]], players: int, seed: int
+    rule_set: tuple[str, tuple[str, ...]], players: int, seed: int, on_core: bool
 ) -> None:
+    """On the Python table, and on the C core's (where it plays the rules; its vector is
+    written in C), which the AEC environment plays on."""
     rules, overrides = rule_set
-    check_hand(EnvTable(rules, players, seed=seed, overrides=overrides, max_steps=3000), seed)
-
-
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    rule_set=st.sampled_from(RULE_SETS),
-    players=st.integers(2, 5),
-    seed=st.integers(0, 2**32),
-)
-def test_the_c_tables_observations_hold_nothing_hidden(
-    rule_set: tuple[str, tuple[str, ...]], players: int, seed: int
-) -> None:
-    """The same on the table the AEC environment plays on: the C core's, where it plays
-    the rules."""
-    rules, overrides = rule_set
-    check_hand(make_table(rules, players, seed=seed, overrides=overrides, max_steps=3000), seed)
+    core = None if on_core else False
+    table = make_table(rules, players, seed=seed, overrides=overrides, max_steps=3000, core=core)
+    check_hand(table, seed)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
