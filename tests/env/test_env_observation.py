@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from una.engine import Card, Game, RuleSet
 from una.engine.actions import Kind
 from una.engine.events import CardPlayed, CardTurned, Event, HandStarted, Reshuffled
-from una.env.core import EnvTable
+from una.env.core import EnvTable, make_table
 from una.env.observation import ObservationEncoder
 
 # The bots' own check that hidden cards change nothing deals them anew like this.
@@ -55,17 +55,22 @@ def seen_discard(pile: list[Card], events: list[Event], seat: int) -> list[Card]
     return pile
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     rule_set=st.sampled_from(RULE_SETS),
     players=st.integers(2, 5),
     seed=st.integers(0, 2**32),
+    on_core=st.booleans(),
 )
 def test_observations_hold_nothing_hidden(
-    rule_set: tuple[str, tuple[str, ...]], players: int, seed: int
+    rule_set: tuple[str, tuple[str, ...]], players: int, seed: int, on_core: bool
 ) -> None:
+    """On the Python table, and on the C core's (where it plays the rules; its vector is
+    written in C), which the AEC environment plays on."""
     rules, overrides = rule_set
-    check_hand(EnvTable(rules, players, seed=seed, overrides=overrides, max_steps=3000), seed)
+    core = None if on_core else False
+    table = make_table(rules, players, seed=seed, overrides=overrides, max_steps=3000, core=core)
+    check_hand(table, seed)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -92,6 +97,8 @@ def check_hand(table: EnvTable, seed: int) -> None:
             fast = encoder.encode(game, seat)
             reference = encoder.encode_view(game.view_for(seat), piles[seat])
             assert np.array_equal(fast, reference), (table.rules, seat, game)
+            # the table's own vector (written in C on a CoreTable)
+            assert np.array_equal(table.observe(seat), reference), (table.rules, seat, game)
             if rng.random() < 0.1:
                 twin = shuffle_hidden(game, seat, rng)
                 # (A fresh encoder: the discard cache belongs to one game.)

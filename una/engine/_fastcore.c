@@ -1092,21 +1092,26 @@ static void play_card(Game *g, int seat, const Act *a)
 
 static void start_hand(Game *g, int dealer);
 
+/* A turn action closes UNO windows: everybody else's (next_turn), or her own; under
+ * uno_penalty=auto a call still owed then costs 2 cards. Done twice, the second does
+ * nothing. */
+static void close_uno_windows(Game *g, int seat)
+{
+    int auto_penalty = SW(g, S_UNO_PENALTY) == 1;
+    for (int o = 0; o < g->n; o++) {
+        if (SW(g, S_UNO_WINDOW) == 0 ? o == seat : o != seat)
+            continue;
+        if (auto_penalty && g->owes[o] && HLEN(g, o) == 1)
+            draw_cards(g, o, 2);
+        g->owes[o] = g->false_uno[o] = 0;
+    }
+}
+
 static void apply(Game *g, int seat, const Act *a)
 {
     int kind = a->kind;
-    if (kind <= A_CHALLENGE) {
-        /* A turn action closes UNO windows: everybody else's (next_turn), or her own;
-         * under uno_penalty=auto a call still owed then costs 2 cards. */
-        int auto_penalty = SW(g, S_UNO_PENALTY) == 1;
-        for (int o = 0; o < g->n; o++) {
-            if (SW(g, S_UNO_WINDOW) == 0 ? o == seat : o != seat)
-                continue;
-            if (auto_penalty && g->owes[o] && HLEN(g, o) == 1)
-                draw_cards(g, o, 2);
-            g->owes[o] = g->false_uno[o] = 0;
-        }
-    }
+    if (kind <= A_CHALLENGE)
+        close_uno_windows(g, seat);
     switch (kind) {
     case A_PLAY:
         play_card(g, seat, a);
@@ -2925,6 +2930,661 @@ static PyObject *py_mt_randrange(PyObject *self, PyObject *args)
     return out;
 }
 
+/* ==================================================================================
+ * The environment's table (una.env.core.CoreTable, issue 18): EnvTable's turn order,
+ * action mask and observation in C, stepping this file's Game. Everything of the
+ * layout comes from Python at construction: the action space's slots
+ * (una.env.actions.ActionSpace), the observation's fields and card order
+ * (una.env.observation.ObservationEncoder); the table checks the field names against
+ * its own list and refuses a layout it does not write. tests/env/test_env_core.py
+ * compares it with the Python table step by step on every preset.
+ * ================================================================================== */
+
+/* The observation fields the table writes (ObservationEncoder's names). */
+enum { OF_HAND, OF_TOP, OF_COLOR, OF_DRAWN, OF_DISCARD, OF_REVEALED, OF_HAND_COUNTS,
+       OF_SET_ASIDE, OF_SCORES, OF_POSITION, OF_DIRECTION, OF_PENDING, OF_DRAW_PILE, OF_ME,
+       OF_TO_ACT, OF_DEALER, OF_UNO_CALLED, OF_CATCHABLE, OF_OUT, OF_PHASE, OF_COUNT };
+static const char *const OBS_FIELDS[OF_COUNT] = {
+    "hand", "top", "color", "drawn", "discard", "revealed", "hand_counts", "set_aside",
+    "scores", "position", "direction", "pending_draw", "draw_pile", "me", "to_act",
+    "dealer", "uno_called", "catchable", "out", "phase"};
+/* A field's size: 0 cards (K), 1 seats (n), 2 seats x cards, else the number itself. */
+static const int OBS_SIZES[OF_COUNT] = {-1, -1, 4, -1, -1, -3, -2, -2, -2, -2, 1, 1, 1,
+                                        -2, -2, -2, -2, -2, -2, 6};
+/* Slot patterns (ActionSpace's Pattern): no pick, one pick, every pick to one seat, the
+ * even split round the table. */
+enum { PT_NONE, PT_ONE, PT_ALL, PT_EVEN };
+enum { RV_NONE, RV_SHOWN, RV_LIVE };
+static const char *const KIND_NAMES[8] = {"play", "draw", "pass", "color", "challenge",
+                                          "uno", "catch", "deal"};
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *rules_obj;
+    const Rules *r;
+    Game g;
+    int n, nslots, wait, reward_match, max_steps;
+    /* slots */
+    int bare[8];                  /* by kind: draw pass challenge uno deal; -1 none */
+    int color_slot[4], catch_slot[MAXP];
+    int16_t *play_slot;           /* [card][color + 1][pick + 1][uno]: PT_NONE / PT_ONE */
+    int16_t *all_slot;            /* [card][color + 1][seat][uno]: PT_ALL */
+    int16_t *even_slot;           /* [card][color + 1][uno]: PT_EVEN */
+    /* observation */
+    int off[OF_COUNT], size, k;
+    int16_t obs_card[MAXK];       /* card id -> its place in the card fields, -1 none */
+    Py_buffer obs, mask;          /* float32[size], int8[nslots] */
+    /* turn order (EnvTable) */
+    int rotation, round_start, queue[MAXP], qhead, qlen;
+    int selected, offering, steps, done, truncated;
+    Act legal[MAXACT];
+    int nlegal;
+    int16_t *slot_legal;          /* slot -> index in legal, -1 */
+    int16_t set_slots[MAXACT];
+    int nset;
+    /* what was shown to whom (Game.reveals, as views choose them) */
+    uint8_t rev[MAXP][MAXP];
+    uint8_t rev_cards[MAXP][MAXP][MAXK];
+    /* (seat, slot) of every step since the reset, for replaying it in Python */
+    int32_t *history;
+    long hlen_, hcap;
+} EnvCore;
+
+#define PLAY_AT(e, card, color, pick, uno) \
+    ((e)->play_slot[(((card) * 5 + (color) + 1) * (MAXP + 1) + (pick) + 1) * 2 + (uno)])
+#define ALL_AT(e, card, color, seat, uno) \
+    ((e)->all_slot[(((card) * 5 + (color) + 1) * MAXP + (seat)) * 2 + (uno)])
+#define EVEN_AT(e, card, color, uno) ((e)->even_slot[((card) * 5 + (color) + 1) * 2 + (uno)])
+
+/* The slot of a legal action, -1 if the space holds none (ActionSpace.find). */
+static int env_slot(const EnvCore *e, const Act *a, int seat)
+{
+    const Game *g = &e->g;
+    switch (a->kind) {
+    case A_PLAY:
+        if (a->npicks == 0)
+            return PLAY_AT(e, a->card, a->color, a->target, a->uno);
+        {
+            int only = -1, same = 1, others[MAXP], m = 0;
+            for (int s = 0; s < g->n; s++) {
+                if (a->picks[s]) {
+                    if (only >= 0)
+                        same = 0;
+                    only = s;
+                }
+                if (g->active[s] && s != seat)
+                    others[m++] = s;
+            }
+            if (same && only >= 0)
+                return ALL_AT(e, a->card, a->color, only, a->uno);
+            /* the even split round the other seats in the hand (env.actions.even_split) */
+            int16_t even[MAXP] = {0};
+            for (int i = 0; m && i < a->npicks; i++)
+                even[others[i % m]]++;
+            if (m == 0 || memcmp(even, a->picks, sizeof even) != 0)
+                return -1;
+            return EVEN_AT(e, a->card, a->color, a->uno);
+        }
+    case A_COLOR:
+        return e->color_slot[a->color];
+    case A_CATCH:
+        return e->catch_slot[a->target];
+    default:
+        return e->bare[a->kind];
+    }
+}
+
+/* The legal actions of `seat` by slot, into legal / slot_legal / the mask; how many. */
+static int env_map(EnvCore *e, int seat)
+{
+    for (int i = 0; i < e->nset; i++)
+        e->slot_legal[e->set_slots[i]] = -1;
+    e->nset = 0;
+    int8_t *mask = e->mask.buf;
+    memset(mask, 0, (size_t)e->mask.len);
+    int k = legal_actions(&e->g, seat, e->legal);
+    e->nlegal = k;
+    for (int i = 0; i < k; i++) {
+        int slot = env_slot(e, &e->legal[i], seat);
+        if (slot < 0)
+            continue;
+        if (e->slot_legal[slot] < 0)
+            e->set_slots[e->nset++] = (int16_t)slot;
+        e->slot_legal[slot] = (int16_t)i; /* the last one, as a dict keeps it */
+        mask[slot] = 1;
+    }
+    return e->nset;
+}
+
+static void env_new_queue(EnvCore *e, int start)
+{
+    for (int i = 0; i < e->n; i++)
+        e->queue[i] = (start + i) % e->n;
+    e->qhead = 0;
+    e->qlen = e->n;
+}
+
+/* EnvTable._select. */
+static void env_select(EnvCore *e)
+{
+    Game *g = &e->g;
+    e->offering = 0;
+    if (is_over(g)) {
+        e->selected = g->seating[(g->position[g->dealer] + 1) % e->n];
+        env_map(e, e->selected);
+        return;
+    }
+    while (e->qhead < e->qlen) {
+        int seat = e->queue[e->qhead++];
+        if (seat == g->to_act)
+            continue;
+        if (env_map(e, seat)) {
+            e->selected = seat;
+            e->offering = 1;
+            ((int8_t *)e->mask.buf)[e->wait] = 1;
+            return;
+        }
+    }
+    e->selected = g->to_act;
+    env_map(e, g->to_act);
+}
+
+static void env_clear_reveals(EnvCore *e)
+{
+    memset(e->rev, RV_NONE, sizeof e->rev);
+}
+
+/* Game._challenge and Spy add to Game.reveals; a live reveal outlasts a later showing. */
+static void env_reveal(EnvCore *e, int viewer, int shown, int live)
+{
+    if (e->rev[viewer][shown] == RV_LIVE)
+        return;
+    e->rev[viewer][shown] = live ? RV_LIVE : RV_SHOWN;
+    if (!live) {
+        uint8_t *counts = e->rev_cards[viewer][shown];
+        memset(counts, 0, MAXK);
+        const uint8_t *hand = HAND(&e->g, shown);
+        for (int i = 0; i < HLEN(&e->g, shown); i++)
+            counts[hand[i]]++;
+    }
+}
+
+static void env_apply(EnvCore *e, int seat, const Act *a)
+{
+    Game *g = &e->g;
+    if (a->kind == A_CHALLENGE) {
+        int accused = g->pending_source;
+        close_uno_windows(g, seat); /* the hand is shown as it is then */
+        env_reveal(e, seat, accused, g->pending_guilty && SW(g, S_REVEAL));
+    } else if (a->kind == A_PLAY && g->r->effect[a->card] == EF_SPY && HLEN(g, seat) > 1) {
+        env_reveal(e, seat, a->target, 1);
+        env_reveal(e, a->target, seat, 1);
+    } else if (a->kind == A_DEAL) {
+        env_clear_reveals(e);
+    }
+    apply(g, seat, a);
+}
+
+static void env_finish(EnvCore *e)
+{
+    e->nlegal = 0;
+    for (int i = 0; i < e->nset; i++)
+        e->slot_legal[e->set_slots[i]] = -1;
+    e->nset = 0;
+    memset(e->mask.buf, 0, (size_t)e->mask.len);
+}
+
+/* EnvTable._finished. */
+static int env_finished(EnvCore *e)
+{
+    Game *g = &e->g;
+    if (e->reward_match ? g->phase == PH_MATCH_OVER : is_over(g)) {
+        e->done = 1;
+    } else if (e->steps >= e->max_steps) {
+        e->done = e->truncated = 1;
+    } else {
+        return 0;
+    }
+    env_finish(e);
+    return 1;
+}
+
+static void env_dealloc(EnvCore *e)
+{
+    if (e->obs.obj != NULL)
+        PyBuffer_Release(&e->obs);
+    if (e->mask.obj != NULL)
+        PyBuffer_Release(&e->mask);
+    Py_XDECREF(e->rules_obj);
+    PyMem_Free(e->play_slot);
+    PyMem_Free(e->all_slot);
+    PyMem_Free(e->even_slot);
+    PyMem_Free(e->slot_legal);
+    PyMem_Free(e->history);
+    Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+static int env_kind(PyObject *name)
+{
+    for (int k = 0; k < 8; k++)
+        if (text_is(name, KIND_NAMES[k]))
+            return k;
+    return -1;
+}
+
+/* Table(rules, slots, fields, cards, phases, obs, mask, max_steps, match): slots are
+ * (kind, card id or -1, color or -1, pattern, seat or -1, uno) for every slot but wait
+ * (the last); fields the encoder's {name: (start, stop)}; cards its card ids in order;
+ * phases PHASES; obs and mask writable float32 and int8 buffers the table writes. */
+static PyObject *env_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *rules_obj, *slots, *fields, *cards, *phases, *obs_obj, *mask_obj;
+    int max_steps, match;
+    if (kwargs != NULL && PyDict_GET_SIZE(kwargs)) {
+        PyErr_SetString(PyExc_TypeError, "Table takes no keyword arguments");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OOOOOOOip:Table", &rules_obj, &slots, &fields, &cards,
+                          &phases, &obs_obj, &mask_obj, &max_steps, &match))
+        return NULL;
+    const Rules *r = rules_of(rules_obj);
+    if (r == NULL)
+        return NULL;
+    EnvCore *e = (EnvCore *)type->tp_alloc(type, 0);
+    if (e == NULL)
+        return NULL;
+    e->rules_obj = Py_NewRef(rules_obj);
+    e->r = r;
+    e->n = r->n;
+    e->max_steps = max_steps;
+    e->reward_match = match;
+    int n = e->n;
+    /* the phases, in the order of the phase field */
+    PyObject *ph = PySequence_Fast(phases, "phases: expected a sequence");
+    if (ph == NULL)
+        goto fail;
+    int phases_ok = PySequence_Fast_GET_SIZE(ph) == 6;
+    for (int i = 0; phases_ok && i < 6; i++)
+        phases_ok = text_is(PySequence_Fast_GET_ITEM(ph, i), PHASE_NAMES[i]);
+    Py_DECREF(ph);
+    if (!phases_ok) {
+        PyErr_SetString(PyExc_ValueError, "phases: not the core's phase order");
+        goto fail;
+    }
+    /* cards */
+    PyObject *cs = PySequence_Fast(cards, "cards: expected a sequence");
+    if (cs == NULL)
+        goto fail;
+    e->k = (int)PySequence_Fast_GET_SIZE(cs);
+    for (int c = 0; c < MAXK; c++)
+        e->obs_card[c] = -1;
+    for (int i = 0; i < e->k; i++) {
+        long id = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, i));
+        if (id < 0 || id >= MAXK) {
+            Py_DECREF(cs);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "cards: %ld is no card id", id);
+            goto fail;
+        }
+        e->obs_card[id] = (int16_t)i;
+    }
+    Py_DECREF(cs);
+    for (int c = 0; c < r->deck_len; c++) {
+        if (e->obs_card[r->deck[c]] < 0) {
+            PyErr_Format(PyExc_ValueError, "cards: the deck's %s is not among them",
+                         card_codes[r->deck[c]]);
+            goto fail;
+        }
+    }
+    /* fields: exactly the table's, each of its size, covering the vector */
+    if (!PyDict_Check(fields) || PyDict_GET_SIZE(fields) != OF_COUNT) {
+        PyErr_Format(PyExc_ValueError, "fields: expected a dict of the %d fields the table "
+                     "writes", OF_COUNT);
+        goto fail;
+    }
+    e->size = 0;
+    for (int f = 0; f < OF_COUNT; f++) {
+        PyObject *span = PyDict_GetItemString(fields, OBS_FIELDS[f]);
+        int start, stop;
+        if (span == NULL || !PyArg_ParseTuple(span, "ii", &start, &stop)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "fields: no (start, stop) for %s", OBS_FIELDS[f]);
+            goto fail;
+        }
+        int want = OBS_SIZES[f] == -1 ? e->k : OBS_SIZES[f] == -2 ? n
+                   : OBS_SIZES[f] == -3 ? n * e->k : OBS_SIZES[f];
+        if (stop - start != want || start < 0) {
+            PyErr_Format(PyExc_ValueError, "fields: %s has %d places, not %d", OBS_FIELDS[f],
+                         stop - start, want);
+            goto fail;
+        }
+        e->off[f] = start;
+        if (stop > e->size)
+            e->size = stop;
+    }
+    /* slots */
+    PyObject *ss = PySequence_Fast(slots, "slots: expected a sequence");
+    if (ss == NULL)
+        goto fail;
+    e->nslots = (int)PySequence_Fast_GET_SIZE(ss) + 1;
+    e->wait = e->nslots - 1;
+    size_t play_len = (size_t)MAXK * 5 * (MAXP + 1) * 2, all_len = (size_t)MAXK * 5 * MAXP * 2,
+           even_len = (size_t)MAXK * 5 * 2;
+    e->play_slot = PyMem_Malloc(play_len * sizeof(int16_t));
+    e->all_slot = PyMem_Malloc(all_len * sizeof(int16_t));
+    e->even_slot = PyMem_Malloc(even_len * sizeof(int16_t));
+    e->slot_legal = PyMem_Malloc((size_t)e->nslots * sizeof(int16_t));
+    if (e->play_slot == NULL || e->all_slot == NULL || e->even_slot == NULL
+        || e->slot_legal == NULL || e->nslots > 32000) {
+        Py_DECREF(ss);
+        PyErr_NoMemory();
+        goto fail;
+    }
+    memset(e->play_slot, 0xff, play_len * sizeof(int16_t)); /* -1 */
+    memset(e->all_slot, 0xff, all_len * sizeof(int16_t));
+    memset(e->even_slot, 0xff, even_len * sizeof(int16_t));
+    memset(e->slot_legal, 0xff, (size_t)e->nslots * sizeof(int16_t));
+    for (int i = 0; i < 8; i++)
+        e->bare[i] = -1;
+    for (int i = 0; i < 4; i++)
+        e->color_slot[i] = -1;
+    for (int i = 0; i < MAXP; i++)
+        e->catch_slot[i] = -1;
+    for (int i = 0; i < e->wait; i++) {
+        PyObject *kind_name;
+        int card, color, pattern, seat, uno;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(ss, i), "Oiiiip", &kind_name, &card,
+                              &color, &pattern, &seat, &uno)) {
+            Py_DECREF(ss);
+            goto fail;
+        }
+        int kind = env_kind(kind_name);
+        int bad = kind < 0 || card < -1 || card >= MAXK || color < -1 || color > 3
+                  || seat < -1 || seat >= n || pattern < PT_NONE || pattern > PT_EVEN;
+        if (!bad && kind == A_PLAY) {
+            bad = card < 0;
+            if (!bad && pattern == PT_NONE)
+                PLAY_AT(e, card, color, -1, uno) = (int16_t)i;
+            else if (!bad && pattern == PT_ONE)
+                bad = seat < 0 || (PLAY_AT(e, card, color, seat, uno) = (int16_t)i) < 0;
+            else if (!bad && pattern == PT_ALL)
+                bad = seat < 0 || (ALL_AT(e, card, color, seat, uno) = (int16_t)i) < 0;
+            else if (!bad)
+                EVEN_AT(e, card, color, uno) = (int16_t)i;
+        } else if (!bad && kind == A_COLOR) {
+            bad = color < 0;
+            if (!bad)
+                e->color_slot[color] = i;
+        } else if (!bad && kind == A_CATCH) {
+            bad = seat < 0;
+            if (!bad)
+                e->catch_slot[seat] = i;
+        } else if (!bad) {
+            e->bare[kind] = i;
+        }
+        if (bad) {
+            Py_DECREF(ss);
+            PyErr_Format(PyExc_ValueError, "slots: slot %d is not one the table knows", i);
+            goto fail;
+        }
+    }
+    Py_DECREF(ss);
+    for (int i = 0; i < 4 + n; i++) {
+        if ((i < 4 ? e->color_slot[i] : e->catch_slot[i - 4]) < 0) {
+            PyErr_SetString(PyExc_ValueError, "slots: a color or a catch has no slot");
+            goto fail;
+        }
+    }
+    /* the buffers */
+    if (PyObject_GetBuffer(obs_obj, &e->obs, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
+        < 0)
+        goto fail;
+    if (e->obs.itemsize != 4 || strcmp(e->obs.format, "f") != 0 || e->obs.len != 4 * e->size) {
+        PyErr_Format(PyExc_ValueError, "obs: expected a writable float32 buffer of %d",
+                     e->size);
+        goto fail;
+    }
+    if (PyObject_GetBuffer(mask_obj, &e->mask, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
+        < 0)
+        goto fail;
+    if (e->mask.itemsize != 1 || e->mask.len != e->nslots
+        || (strcmp(e->mask.format, "b") != 0 && strcmp(e->mask.format, "B") != 0)) {
+        PyErr_Format(PyExc_ValueError, "mask: expected a writable int8 buffer of %d",
+                     e->nslots);
+        goto fail;
+    }
+    e->done = 1; /* until the first reset */
+    return (PyObject *)e;
+fail:
+    Py_DECREF(e);
+    return NULL;
+}
+
+/* reset(seed, dealer): a new game, as Game(rules, n, seed=seed, dealer=dealer). */
+static PyObject *env_reset(EnvCore *e, PyObject *const *args, Py_ssize_t nargs)
+{
+    unsigned long long seed;
+    int dealer;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "reset(seed, dealer)");
+        return NULL;
+    }
+    seed = PyLong_AsUnsignedLongLongMask(args[0]);
+    dealer = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (dealer < 0 || dealer >= e->n) {
+        PyErr_Format(PyExc_ValueError, "dealer: %d", dealer);
+        return NULL;
+    }
+    new_game(&e->g, e->r, seed, dealer);
+    env_clear_reveals(e);
+    e->steps = e->done = e->truncated = 0;
+    e->rotation = e->round_start = 0;
+    e->qhead = e->qlen = 0;
+    e->hlen_ = 0;
+    env_select(e);
+    Py_RETURN_NONE;
+}
+
+/* step(slot) -> the seat selected next, -3 (the step ended the episode), -1 (not legal
+ * now: nothing changed) or -2 (the episode was over). */
+static PyObject *env_step(EnvCore *e, PyObject *arg)
+{
+    long index = PyLong_AsLong(arg);
+    if (index == -1 && PyErr_Occurred())
+        return NULL;
+    if (e->done)
+        return PyLong_FromLong(-2);
+    const Act *a = NULL;
+    if (!(index == e->wait && e->offering)) {
+        if (index < 0 || index >= e->wait || e->slot_legal[index] < 0)
+            return PyLong_FromLong(-1);
+        a = &e->legal[e->slot_legal[index]];
+    }
+    if (e->hlen_ + 2 > e->hcap) {
+        long cap = e->hcap ? e->hcap * 2 : 1024;
+        int32_t *grown = PyMem_Realloc(e->history, (size_t)cap * 2 * sizeof(int32_t));
+        if (grown == NULL)
+            return PyErr_NoMemory();
+        e->history = grown;
+        e->hcap = cap;
+    }
+    e->history[2 * e->hlen_] = e->selected;
+    e->history[2 * e->hlen_ + 1] = (int32_t)index;
+    e->hlen_++;
+    e->steps++;
+    int offering = e->offering, turn = 0;
+    if (a != NULL) {
+        Act act = *a; /* legal is rewritten by the next selection */
+        turn = act.kind <= A_CHALLENGE;
+        env_apply(e, e->selected, &act);
+    }
+    if (!env_finished(e)) {
+        if (!offering) {
+            e->round_start = e->rotation;
+            e->rotation = (e->rotation + 1) % e->n;
+            env_new_queue(e, e->round_start);
+        } else if (turn) {
+            env_new_queue(e, e->round_start); /* a jump-in: everybody may answer it again */
+        }
+        env_select(e);
+        return PyLong_FromLong(e->selected);
+    }
+    return PyLong_FromLong(-3);
+}
+
+/* observe(seat): the seat's observation into the obs buffer (ObservationEncoder.encode). */
+static PyObject *env_observe(EnvCore *e, PyObject *arg)
+{
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred())
+        return NULL;
+    if (seat < 0 || seat >= e->n) {
+        PyErr_Format(PyExc_ValueError, "there is no seat %ld (seats are 0-%d)", seat, e->n - 1);
+        return NULL;
+    }
+    const Game *g = &e->g;
+    const int16_t *at = e->obs_card;
+    const int *o = e->off;
+    int n = e->n, k = e->k;
+    float *obs = e->obs.buf;
+    memset(obs, 0, (size_t)e->obs.len);
+    const uint8_t *hand = HAND(g, seat);
+    for (int i = 0; i < HLEN(g, seat); i++)
+        obs[o[OF_HAND] + at[hand[i]]] += 1;
+    obs[o[OF_TOP] + at[TOP(g)]] = 1;
+    if (g->color >= 0)
+        obs[o[OF_COLOR] + g->color] = 1;
+    if (g->to_act == seat && g->drawn >= 0)
+        obs[o[OF_DRAWN] + at[g->drawn]] = 1;
+    for (int i = 0; i < g->dlen; i++)
+        obs[o[OF_DISCARD] + at[g->discard[i]]] += 1;
+    for (int s = 0; s < n; s++) {
+        int how = e->rev[seat][s];
+        if (how == RV_NONE)
+            continue;
+        float *block = obs + o[OF_REVEALED] + s * k;
+        if (how == RV_LIVE) {
+            const uint8_t *shown = HAND(g, s);
+            for (int i = 0; i < HLEN(g, s); i++)
+                block[at[shown[i]]] += 1;
+        } else {
+            const uint8_t *counts = e->rev_cards[seat][s];
+            for (int c = 0; c < MAXK; c++)
+                if (counts[c])
+                    block[at[c]] += counts[c];
+        }
+    }
+    for (int s = 0; s < n; s++) {
+        obs[o[OF_HAND_COUNTS] + s] = (float)HLEN(g, s);
+        obs[o[OF_SET_ASIDE] + s] = (float)g->alen[s];
+        obs[o[OF_SCORES] + s] = (float)g->scores[s];
+        obs[o[OF_POSITION] + s] = (float)g->position[s];
+        if (g->called[s] && HLEN(g, s) == 1)
+            obs[o[OF_UNO_CALLED] + s] = 1;
+        if (catchable(g, s))
+            obs[o[OF_CATCHABLE] + s] = 1;
+    }
+    obs[o[OF_DIRECTION]] = (float)g->direction;
+    obs[o[OF_PENDING]] = (float)g->pending;
+    obs[o[OF_DRAW_PILE]] = (float)g->plen;
+    obs[o[OF_ME] + seat] = 1;
+    obs[o[OF_DEALER] + g->dealer] = 1;
+    if (!is_over(g)) {
+        if (g->to_act >= 0)
+            obs[o[OF_TO_ACT] + g->to_act] = 1;
+        for (int i = 0; i < g->rank_len; i++)
+            obs[o[OF_OUT] + g->ranking[i]] = 1;
+    }
+    obs[o[OF_PHASE] + g->phase] = 1;
+    Py_RETURN_NONE;
+}
+
+/* result() -> (hand winner or -1, hand points, match winner or -1, scores). */
+static PyObject *env_result(EnvCore *e, PyObject *unused)
+{
+    (void)unused;
+    const Game *g = &e->g;
+    return Py_BuildValue("iNiN", g->hand_winner, int_list(g->hand_points, e->n), g->winner,
+                         int_list(g->scores, e->n));
+}
+
+/* history(start) -> [(seat, slot), ...]: the steps since the reset, from step start. */
+static PyObject *env_history(EnvCore *e, PyObject *arg)
+{
+    long start = PyLong_AsLong(arg);
+    if (start == -1 && PyErr_Occurred())
+        return NULL;
+    if (start < 0 || start > e->hlen_)
+        start = e->hlen_;
+    PyObject *out = PyList_New(e->hlen_ - start);
+    if (out == NULL)
+        return NULL;
+    for (long i = start; i < e->hlen_; i++) {
+        PyObject *item = Py_BuildValue("(ii)", e->history[2 * i], e->history[2 * i + 1]);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i - start, item);
+    }
+    return out;
+}
+
+static PyObject *env_get(EnvCore *e, void *which)
+{
+    switch ((int)(intptr_t)which) {
+    case 0:
+        return PyLong_FromLong(e->selected);
+    case 1:
+        return PyBool_FromLong(e->offering);
+    case 2:
+        return PyBool_FromLong(e->done);
+    case 3:
+        return PyBool_FromLong(e->truncated);
+    default:
+        return PyLong_FromLong(e->steps);
+    }
+}
+
+static PyMethodDef env_methods[] = {
+    {"reset", (PyCFunction)(void (*)(void))env_reset, METH_FASTCALL,
+     "reset(seed, dealer): a new game, as Game(rules, players, seed=seed, dealer=dealer)."},
+    {"step", (PyCFunction)env_step, METH_O,
+     "step(slot) -> the next seat, -3 (episode over), -1 (not legal: no change), -2 (was over)."},
+    {"observe", (PyCFunction)env_observe, METH_O,
+     "observe(seat): the seat's observation into the obs buffer."},
+    {"result", (PyCFunction)env_result, METH_NOARGS,
+     "result() -> (hand winner, hand points, match winner, scores); -1: none."},
+    {"history", (PyCFunction)env_history, METH_O,
+     "history(start) -> [(seat, slot), ...] of the steps since the reset, from start."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef env_getset[] = {
+    {"selected", (getter)env_get, NULL, "the seat whose decision it is", (void *)0},
+    {"offering", (getter)env_get, NULL, "whether it is offered an out-of-turn chance",
+     (void *)1},
+    {"done", (getter)env_get, NULL, "whether the episode is over", (void *)2},
+    {"truncated", (getter)env_get, NULL, "whether it was cut short (max_steps)", (void *)3},
+    {"steps", (getter)env_get, NULL, "actions since the reset", (void *)4},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject EnvType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "una.engine._fastcore.Table",
+    .tp_basicsize = sizeof(EnvCore),
+    .tp_dealloc = (destructor)env_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The environment's table in C (una.env.core.CoreTable).",
+    .tp_methods = env_methods,
+    .tp_getset = env_getset,
+    .tp_new = env_new,
+};
+/* ==================================================== end of the environment's table */
+
 static PyMethodDef methods[] = {
     {"compile_rules", py_compile_rules, METH_VARARGS,
      "compile_rules(switches, cards, deck, hand_size, players) -> bytes\n\n"
@@ -3011,6 +3671,8 @@ PyMODINIT_FUNC PyInit__fastcore(void)
         unheld = grown;
     }
     if (unheld == NULL || PyModule_AddObject(m, "STATE_UNHELD", unheld) < 0)
+        goto fail;
+    if (PyType_Ready(&EnvType) < 0 || PyModule_AddObjectRef(m, "Table", (PyObject *)&EnvType) < 0)
         goto fail;
     return m;
 fail:

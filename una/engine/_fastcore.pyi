@@ -57,3 +57,30 @@ def sim_games(
     /,
 ) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int, int]]: ...
 def mt_randrange(seed: int, n: int, count: int, /) -> list[int]: ...
+
+class Table:
+    """The environment's table (una.env.core.CoreTable); see una.engine.fast.env_table."""
+
+    selected: int
+    offering: bool
+    done: bool
+    truncated: bool
+    steps: int
+    def __init__(
+        self,
+        rules: bytes,
+        slots: Sequence[tuple[str, int, int, int, int, bool]],
+        fields: Mapping[str, tuple[int, int]],
+        cards: Sequence[int],
+        phases: tuple[str, ...],
+        obs: Any,
+        mask: Any,
+        max_steps: int,
+        match: bool,
+        /,
+    ) -> None: ...
+    def reset(self, seed: int, dealer: int, /) -> None: ...
+    def step(self, slot: int, /) -> int: ...
+    def observe(self, seat: int, /) -> None: ...
+    def result(self) -> tuple[int, list[int], int, list[int]]: ...
+    def history(self, start: int, /) -> list[tuple[int, int]]: ...

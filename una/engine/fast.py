@@ -67,6 +67,7 @@ __all__ = [
     "choose",
     "choose_greedy",
     "compiled",
+    "env_table",
     "playout_from",
     "playout_from_py",
     "playout_result",
@@ -601,6 +602,35 @@ def _values(game: Game) -> tuple[Any, ...]:
     """The position the C core's loader reads: every declared state field, in order (the
     core checks the names, the cards and the numbers)."""
     return tuple(getattr(game, name) for name in NAMES)
+
+
+# ------------------------------------------------------- the environment's table
+
+
+def env_table(
+    rules: RuleSet,
+    players: int,
+    slots: Sequence[tuple[str, int, int, int, int, bool]],
+    fields: dict[str, tuple[int, int]],
+    cards: Sequence[Card],
+    phases: Sequence[str],
+    obs: Any,
+    mask: Any,
+    max_steps: int,
+    match: bool,
+) -> Any:
+    """The table of :class:`una.env.core.CoreTable` in C: its turn order, action mask and
+    observation, stepping the core's game. ``slots``: per slot of the action space but
+    ``wait`` (the last), ``(kind, card id or -1, color index or -1, pattern, seat or -1,
+    uno)``, pattern 0 no pick, 1 one pick, 2 every pick to ``seat``, 3 the even split;
+    ``fields``: the observation's ``{name: (start, stop)}``; ``cards``: its card order;
+    ``phases``: the order of its phase field; ``obs`` and ``mask``: writable ``float32``
+    and ``int8`` buffers the table writes into. :class:`CoreUnsupported` if the core does
+    not play ``rules``; ``ValueError`` for a layout the table does not write."""
+    return _fastcore.Table(
+        compiled(rules, players), slots, fields, [CARD_IDS[card] for card in cards],
+        tuple(phases), obs, mask, max_steps, match,
+    )  # fmt: skip
 
 
 # ------------------------------------------------------------------ una sim

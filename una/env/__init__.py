@@ -24,17 +24,19 @@ except ImportError as error:  # pragma: no cover - depends on the install
 
 from una.env.actions import ActionSpace
 from una.env.aec import UnaAECEnv, aec_env
-from una.env.core import EnvTable, make_rules
+from una.env.core import CoreTable, EnvTable, make_rules, make_table
 from una.env.observation import ObservationEncoder
 from una.env.single import UnaGymEnv
 
 # The RLCard-compatible environment is una.env.rlcard_env (it imports RLCard).
 __all__ = [
     "ActionSpace",
+    "CoreTable",
     "EnvTable",
     "ObservationEncoder",
     "UnaAECEnv",
     "UnaGymEnv",
     "aec_env",
     "make_rules",
+    "make_table",
 ]

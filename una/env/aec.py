@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import gymnasium
@@ -19,7 +19,7 @@ import numpy as np
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from una.engine.rules import RuleSet
-from una.env.core import MAX_STEPS, EnvTable
+from una.env.core import EnvTable, make_table
 
 
 def agent_name(seat: int) -> str:
@@ -32,8 +32,11 @@ class UnaAECEnv(AECEnv):  # type: ignore[misc]
     ``rules`` and ``overrides`` are read as ``--rules`` and ``--set`` are by the CLI;
     ``reward`` is ``"hand"`` (an episode is one hand) or ``"match"``; ``payoff`` is
     ``"win"`` or ``"points"`` (see :mod:`una.env.core`); ``max_steps`` truncates an
-    episode after that many actions. The agent to act is ``agent_selection``; a seat not
-    to act is selected when it may act out of turn, and may take ``wait``.
+    episode after that many actions; ``core``: whether the table runs on the engine's C
+    core (``None``: wherever it plays the rules; see :func:`una.env.core.make_table`).
+    These are :func:`~una.env.core.make_table`'s options. The agent to act is
+    ``agent_selection``; a seat not to act is selected when it may act out of turn, and
+    may take ``wait``.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -47,17 +50,15 @@ class UnaAECEnv(AECEnv):  # type: ignore[misc]
         rules: RuleSet | str | Mapping[str, Any] = "standard",
         players: int = 2,
         seed: int | None = None,
-        reward: str = "hand",
-        payoff: str = "win",
-        max_steps: int = MAX_STEPS,
-        overrides: Sequence[str] | Mapping[str, Any] = (),
+        *,
         render_mode: str | None = None,
+        **options: Any,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be human, ansi or None, not {render_mode!r}")
         self.render_mode = render_mode
-        self.table = EnvTable(rules, players, seed, reward, payoff, max_steps, overrides)
+        self.table = make_table(rules, players, seed, **options)
         self.space = self.table.space
         self.encoder = self.table.encoder
         self.possible_agents = [agent_name(seat) for seat in range(players)]
@@ -74,7 +75,6 @@ class UnaAECEnv(AECEnv):  # type: ignore[misc]
         act_space = gymnasium.spaces.Discrete(size)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
-        self._no_moves = np.zeros(size, dtype=np.int8)
         self._start()
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -102,13 +102,8 @@ class UnaAECEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self.table.selected]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
-        table = self.table
-        selected = not table.done and seat == table.selected
-        return {
-            "observation": table.observe(seat),
-            "action_mask": table.mask if selected else self._no_moves.copy(),
-        }
+        observation, mask = self.table.view(self._seat[agent])
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -116,13 +111,14 @@ class UnaAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         table = self.table
-        if isinstance(action, np.integer):
-            action = int(action)
-        table.step(action)  # raises ValueError on an illegal index, changing nothing
+        selected = table.step(action)  # raises ValueError on an illegal index, changing nothing
         self._cumulative_rewards[agent] = 0.0
-        if table.done:
+        if selected is not None:
+            self.agent_selection = self.possible_agents[selected]
+        else:
+            rewards = table.rewards
             for seat, name in enumerate(self.agents):
-                self.rewards[name] = table.rewards[seat] if not table.truncated else 0.0
+                self.rewards[name] = rewards[seat] if not table.truncated else 0.0
                 if table.truncated:
                     self.truncations[name] = True
                 else:
@@ -131,8 +127,6 @@ class UnaAECEnv(AECEnv):  # type: ignore[misc]
             # Every seat is shown its end of the episode, starting after the last actor.
             n = len(self.possible_agents)
             self.agent_selection = self.possible_agents[(table.selected + 1) % n]
-        else:
-            self.agent_selection = self.possible_agents[table.selected]
         if self.render_mode == "human":
             self.render()
 

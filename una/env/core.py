@@ -15,7 +15,7 @@ to 0 too (under ``scoring=none`` there are no points: ``win`` is used).
 
 >>> table = EnvTable("standard", players=2, seed=5)
 >>> while not table.done:
-...     table.step(min(table.legal))
+...     _ = table.step(min(table.legal))
 >>> table.rewards, table.game.hand_over
 ([-1.0, 1.0], True)
 """
@@ -25,11 +25,13 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
 
 from una.engine.actions import TURN_KINDS, Action, Kind
+from una.engine.cards import COLORS
 from una.engine.errors import InvalidRules
 from una.engine.events import Event
 from una.engine.game import Game
@@ -102,20 +104,17 @@ class EnvTable:
         self.space = ActionSpace(self.rules, players)
         self.encoder = ObservationEncoder(self.rules, players)
         self._seeds = random.Random(seed)
+        self._prepare()
         self.reset()
+
+    def _prepare(self) -> None:
+        """What a table needs before its first episode (the Python table: nothing)."""
 
     def reset(self, seed: int | None = None) -> None:
         """A new episode: a new game, shuffled from ``seed`` (else from the next seed of
         the table's own sequence, itself seeded when the table was made)."""
-        if seed is not None:
-            self._seeds = random.Random(seed)
-        seeds = self._seeds
-        self.game = Game(
-            self.rules,
-            self.players,
-            seed=seeds.getrandbits(63),
-            dealer=seeds.randrange(self.players),
-        )
+        game_seed, dealer = self._next_deal(seed)
+        self.game = Game(self.rules, self.players, seed=game_seed, dealer=dealer)
         #: The events of the last action (at the start: the deal's), as the engine gives
         #: them: the whole truth; show a seat only ``event.visible_to(seat)``.
         self.events: list[Event] = list(self.game.start_events)
@@ -129,6 +128,12 @@ class EnvTable:
         self.offering = False
         self._select()
 
+    def _next_deal(self, seed: int | None) -> tuple[int, int]:
+        """The engine seed and dealer of the next episode (see :meth:`reset`)."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        return self._seeds.getrandbits(63), self._seeds.randrange(self.players)
+
     @property
     def mask(self) -> np.ndarray:
         """The action mask of the selected seat (``int8``, 1 for a legal index)."""
@@ -138,21 +143,35 @@ class EnvTable:
         return mask
 
     def observe(self, seat: int) -> np.ndarray:
+        """What ``seat`` may know now (:mod:`una.env.observation`)."""
         return self.encoder.encode(self.game, seat)
 
-    def step(self, index: int) -> None:
-        """The selected seat takes the action of ``index``. An index that is not legal now
-        raises ``ValueError`` (naming it and the legal ones) and changes nothing."""
+    def view(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """``seat``'s observation and action mask (all 0 unless it is selected)."""
+        selected = not self.done and seat == self.selected
+        mask = self.mask if selected else np.zeros(len(self.space), dtype=np.int8)
+        return self.observe(seat), mask
+
+    def step(self, index: int) -> int | None:
+        """The selected seat takes the action of ``index``; returns the seat selected next
+        (``None``: the episode is over). An index that is not legal now raises
+        ``ValueError`` (naming it and the legal ones) and changes nothing."""
+        index = self._index(index)
+        action = self.legal.get(index)
+        if action is None and not (self.offering and index == self.space.wait):
+            raise ValueError(self._illegal(index))
+        self._advance(action)
+        return None if self.done else self.selected
+
+    def _index(self, index: object) -> int:
+        """``index`` as an ``int``; ``ValueError`` if the episode is over or it is none."""
         if self.done:
             raise ValueError("the episode is over: reset the environment")
         if type(index) is not int:
             if isinstance(index, bool) or not isinstance(index, int | np.integer):
                 raise ValueError(self._illegal(index))
             index = int(index)
-        action = self.legal.get(index)
-        if action is None and not (self.offering and index == self.space.wait):
-            raise ValueError(self._illegal(index))
-        self._advance(action)
+        return index
 
     def act(self, action: Action) -> None:
         """The selected seat takes an engine action (any legal one, also one the space
@@ -221,22 +240,12 @@ class EnvTable:
             legal = game.legal_actions(seat)
             if legal:
                 self.selected, self.offering = seat, True
-                self.legal = space.legal_map(legal, self._others(seat, legal))
+                self.legal = legal_map(space, game, seat, legal)
                 if self.legal:
                     return
         assert to_act is not None
         self.selected, self.offering = to_act, False
-        legal = game.legal_actions(to_act)
-        self.legal = space.legal_map(legal, self._others(to_act, legal))
-
-    def _others(self, seat: int, legal: Sequence[Action]) -> list[int] | None:
-        """The other seats still in the hand, where a legal play picks several players."""
-        if not self.space.multi_picks:
-            return None
-        for action in legal:
-            if action.kind is Kind.PLAY and len(action.targets) > 1:
-                return [s for s in self.game.seats_in_hand() if s != seat]
-        return None
+        self.legal = legal_map(space, game, to_act, game.legal_actions(to_act))
 
     def _finished(self) -> bool:
         game = self.game
@@ -254,13 +263,15 @@ class EnvTable:
 
     def _payoffs(self) -> list[float]:
         game = self.game
-        n = self.players
         if self.reward == "hand":
             assert game.hand_result is not None
-            winner, points = game.hand_result.winner, game.hand_result.points
-        else:
-            assert game.winner is not None
-            winner, points = game.winner, tuple(game.scores)
+            return self._share(game.hand_result.winner, game.hand_result.points)
+        assert game.winner is not None
+        return self._share(game.winner, game.scores)
+
+    def _share(self, winner: int, points: Sequence[int]) -> list[float]:
+        """The episode's rewards, from its winner and points (see the module's docstring)."""
+        n = self.players
         scoring = self.rules.scoring
         if self.payoff == "win" or scoring == "none":
             out = [-1.0 / (n - 1)] * n
@@ -270,3 +281,223 @@ class EnvTable:
         signed = [sign * p for p in points]
         mean = sum(signed) / n
         return [value - mean for value in signed]
+
+
+def legal_map(
+    space: ActionSpace, game: Game, seat: int, legal: Sequence[Action]
+) -> dict[int, Action]:
+    """``seat``'s legal actions by index (:meth:`ActionSpace.legal_map`), with the other
+    seats still in the hand where a legal play picks several players."""
+    others = None
+    if space.multi_picks:
+        for action in legal:
+            if action.kind is Kind.PLAY and len(action.targets) > 1:
+                others = [s for s in game.seats_in_hand() if s != seat]
+                break
+    return space.legal_map(legal, others)
+
+
+#: Slot patterns as the C table numbers them.
+_PATTERNS = {"": 0, "one": 1, "all": 2, "even": 3}
+
+
+def core_slots(space: ActionSpace) -> list[tuple[str, int, int, int, int, bool]]:
+    """The slots of ``space`` but ``wait`` as the C table reads them
+    (:func:`una.engine.fast.env_table`)."""
+    from una.engine.fast import CARD_IDS
+
+    slots = []
+    for slot in space.slots[: space.wait]:
+        action = slot.action
+        color = slot.color if slot.color is not None else action and action.color
+        target = -1
+        if slot.pattern[1] is not None:
+            target = slot.pattern[1]
+        elif action is not None and action.kind is Kind.CATCH:
+            target = action.targets[0]
+        slots.append((
+            slot.kind.value, -1 if slot.card is None else CARD_IDS[slot.card],
+            -1 if not color else COLORS.index(color), _PATTERNS[slot.pattern[0]], target,
+            slot.uno,
+        ))  # fmt: skip
+    return slots
+
+
+class CoreTable(EnvTable):
+    """:class:`EnvTable` on the engine's C core (:mod:`una.engine.fast`): the same
+    episodes for the same seeds and indexes, decision for decision, with the turn order,
+    the action mask and the observation computed in C and written into buffers made once
+    (``tests/env/test_env_core.py`` checks every step of random games on every preset).
+
+    The Python :class:`~una.engine.game.Game` is there too, for records and views:
+    ``game`` (and ``events``, ``legal``) replay the steps taken since it was last read,
+    so a loop that never reads them runs at the core's speed. :meth:`act` takes engine
+    actions that have an index in the space. Rule sets the core does not play raise
+    :class:`~una.engine.fast.CoreUnsupported` (:func:`make_table` then makes an
+    :class:`EnvTable`).
+
+    >>> table = CoreTable("standard", players=2, seed=5)
+    >>> while not table.done:
+    ...     _ = table.step(min(table.legal))
+    >>> table.rewards, table.game.hand_over
+    ([-1.0, 1.0], True)
+    """
+
+    def _prepare(self) -> None:
+        from una.engine import fast
+        from una.env.observation import PHASES
+
+        space = self.space
+        fields = {name: (part.start, part.stop) for name, part in self.encoder.fields.items()}
+        self._obs = np.zeros(self.encoder.size, dtype=np.float32)
+        self._mask = np.zeros(len(space), dtype=np.int8)
+        self._core = fast.env_table(
+            self.rules, self.players, core_slots(space), fields, self.encoder.cards, PHASES,
+            self._obs, self._mask, min(self.max_steps, 2**31 - 1), self.reward == "match",
+        )  # fmt: skip
+        self._deal = (0, 0)
+        self._game: Game | None = None
+        self._synced = 0
+        self._events: list[Event] = []
+
+    def reset(self, seed: int | None = None) -> None:
+        self._deal = self._next_deal(seed)
+        self._core.reset(*self._deal)
+        self._game = None
+
+    # Copied and pickled as the deal and the steps since: a new core replays them.
+    _UNPICKLED = ("_core", "_obs", "_mask", "_game", "_events", "_synced")
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = {k: v for k, v in self.__dict__.items() if k not in self._UNPICKLED}
+        state["_history"] = [index for _, index in self._core.history(0)]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        history = state.pop("_history")
+        self.__dict__.update(state)
+        deal = self._deal
+        self._prepare()
+        self._deal = deal
+        self._core.reset(*deal)
+        for index in history:
+            self._core.step(index)
+
+    # The state lives in the core: these read it there (attrgetter: no Python frame).
+    selected = property(attrgetter("_core.selected"))
+    offering = property(attrgetter("_core.offering"))
+    done = property(attrgetter("_core.done"))
+    truncated = property(attrgetter("_core.truncated"))
+    steps = property(attrgetter("_core.steps"))
+
+    @property  # type: ignore[override]
+    def rewards(self) -> list[float]:
+        core = self._core
+        if not core.done or core.truncated:
+            return [0.0] * self.players
+        hand_winner, hand_points, winner, scores = core.result()
+        if self.reward == "hand":
+            return self._share(hand_winner, hand_points)
+        return self._share(winner, scores)
+
+    @property
+    def mask(self) -> np.ndarray:
+        return self._mask.copy()
+
+    def observe(self, seat: int) -> np.ndarray:
+        self._core.observe(seat)
+        return self._obs.copy()
+
+    def step(self, index: int) -> int | None:
+        # The usual case in one call; the checks of EnvTable.step on the others.
+        seat = self._core.step(index) if type(index) is int else -1
+        if seat < 0:
+            if seat == -3:
+                return None
+            index = self._index(index)
+            seat = self._core.step(index)
+            if seat < 0:
+                if seat == -3:
+                    return None
+                raise ValueError(self._illegal(index))
+        return int(seat)
+
+    def view(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        self._core.observe(seat)
+        core = self._core
+        mask = self._mask.copy() if seat == core.selected else np.zeros_like(self._mask)
+        return self._obs.copy(), mask
+
+    @property  # type: ignore[override]
+    def game(self) -> Game:
+        """The Python game, brought up to the core's position by replaying the steps."""
+        game = self._game
+        if game is None:
+            game_seed, dealer = self._deal
+            game = self._game = Game(self.rules, self.players, seed=game_seed, dealer=dealer)
+            self._events = list(game.start_events)
+            self._synced = 0
+        history = self._core.history(self._synced)
+        space = self.space
+        for seat, index in history:
+            if index == space.wait:
+                self._events = []
+                continue
+            legal = legal_map(space, game, seat, game.legal_actions(seat))
+            self._events = game.apply(seat, legal[index], trusted=True)
+        self._synced += len(history)
+        return game
+
+    @property  # type: ignore[override]
+    def events(self) -> list[Event]:
+        self.game  # noqa: B018 -- brings the events up to date
+        return self._events
+
+    @property  # type: ignore[override]
+    def legal(self) -> dict[int, Action]:
+        if self._core.done:
+            return {}
+        game = self.game
+        seat = self._core.selected
+        return legal_map(self.space, game, seat, game.legal_actions(seat))
+
+    def act(self, action: Action) -> None:
+        """Like :meth:`EnvTable.act`, for an action with an index in the space; a legal
+        Target Practice split the space holds no index for raises ``ValueError`` (make
+        the table with ``core=False`` to play those)."""
+        if self.done:
+            raise ValueError("the episode is over: reset the environment")
+        game = self.game
+        seat = self.selected
+        for index, legal in self.legal.items():
+            if legal == action:
+                self.step(index)
+                return
+        game.copy().apply(seat, action)  # raises IllegalAction, changing nothing
+        raise ValueError(
+            f"action {action.code!r} has no index in this space: the C table plays indexed "
+            "actions only (make it with core=False)"
+        )
+
+
+def make_table(*args: Any, core: bool | None = None, **options: Any) -> EnvTable:
+    """A table for an environment, made with :class:`EnvTable`'s arguments: a
+    :class:`CoreTable` where the C core plays the rules (``core=None``, the default, or
+    ``True``: then :class:`~una.engine.fast.CoreUnsupported` where it does not), else (or
+    with ``core=False``) an :class:`EnvTable`. Both play the same episodes.
+
+    >>> type(make_table("standard", 2, seed=1)).__name__ in ("CoreTable", "EnvTable")
+    True
+    >>> type(make_table("standard", core=False)).__name__
+    'EnvTable'
+    """
+    from una.engine.fast import CoreUnsupported
+
+    if core is False:
+        return EnvTable(*args, **options)
+    try:
+        return CoreTable(*args, **options)
+    except CoreUnsupported:
+        if core:
+            raise
+        return EnvTable(*args, **options)
