@@ -6,6 +6,7 @@ under ``CI=true``: ``scripts/setup`` builds it, so a CI run without it is a brok
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from typing import Any
@@ -402,6 +403,17 @@ GREEDY_RULES = (
     {"preset": "standard", "stack_draw_two": True, "stack_cross": True, "uno_call": "auto",
      "finish": "to_the_last", "scoring": "penalty", "guilty_color": "reverts"},
 )  # fmt: skip
+#: Rule sets with the cards and switches the greedy policy once could not play: fewer
+#: positions each (their Python playouts are long).
+GREEDY_RULES_MORE = (
+    "alupula",
+    "byond",
+    # jump-ins in the rollouts, seven-zero targets
+    {"preset": "telegram", "jump_in": True, "seven_zero": True, "finish": "to_the_last"},
+    # more of the mutants that pick a player, react or lock; a forced drawn card
+    {"preset": "byond", "cards": {"WTP": 3, "QUIT": 2, "TRADE": 2, "BLEND": 2, "KOBE": 2,
+     "HOLY": 2, "SCREW": 2, "DUNG": 2}, "play_drawn": "must", "voluntary_draw": False},
+)  # fmt: skip
 
 
 @pytest.mark.parametrize("rules", GREEDY_RULES)
@@ -432,6 +444,27 @@ def test_playouts_from_greedy_is_the_python_reference(core: Any, rules: Any) -> 
                 advance(game, 1 + step.below(15), rng)
     assert phases[Phase.DRAWN] and phases[Phase.PENALTY]
     assert phases[Phase.COLOR] or rules != "standard"
+
+
+@pytest.mark.parametrize("rules", GREEDY_RULES_MORE)
+def test_greedy_playouts_on_every_card_are_the_python_reference(core: Any, rules: Any) -> None:
+    # The greedy policy scores the core's own legal actions: stack answers, reactions,
+    # picks, jump-ins, locks; C and Python agree repeat after repeat.
+    assert fast.supports_greedy(rules)
+    positions = 0
+    for players, index in itertools.product((2, 3, 5), range(3)):
+        seed = players * 7919 + index
+        game = Game(rules, players, seed=seed)
+        rng = Rng(seed)
+        step = Rng(seed ^ 5)
+        while not game.hand_over:
+            probe = seed + len(game.log)
+            c_wins = fast.playouts_from(game, probe, "greedy", 2, shuffle_pile=True)
+            assert c_wins == fast.playouts_from_py(game, probe, "greedy", 2, shuffle_pile=True)
+            assert sum(c_wins) <= 2
+            positions += 1
+            advance(game, 1 + step.below(8), rng)
+    assert positions > 30
 
 
 def test_random_playouts_from_match_playout_from(core: Any) -> None:

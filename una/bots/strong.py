@@ -23,15 +23,15 @@ take, stack or take, draw or play, play or keep a drawn card, targets) is search
    maximizing her own result); at interactive budgets it measured weaker.
 3. **Rollouts** play the sampled game to the end of the hand with the engine itself,
    under the table's rules, so every preset, switch and mutant is simulated, in the
-   compiled core on every rule set it plays: by the greedy policy where the core can play
-   it (:func:`una.engine.fast.supports_greedy`: the classic cards under most switches),
-   else by the random policy. In the core (:func:`una.engine.fast.playouts_from`) each
-   sampled position is played out ``REPEATS`` times, the draw pile (unknown to the seat)
-   reshuffled for each; the *greedy* policy is the heuristic's judgment in C, so the
+   compiled core on every rule set it plays, by the *greedy* policy
+   (:func:`una.engine.fast.choose_greedy`: the heuristic's judgment in C, scored over the
+   core's own legal actions, so it stacks, reacts, picks targets and jumps in), so the
    search improves on a good player's plan (a rollout algorithm) instead of judging
-   moves by random play. Sampling a position costs about as much as 16 playouts, which
-   is why each is played out 16 times. A rule set the core does not play rolls out on
-   the Python engine with the random policy and the budget divided by ``PYTHON_SHARE``.
+   moves by random play. In the core (:func:`una.engine.fast.playouts_from`) each
+   sampled position is played out ``REPEATS`` times, the draw pile (unknown to the seat)
+   reshuffled for each: sampling a position costs about as much as 16 playouts. A rule
+   set the core does not play rolls out on the Python engine with the random policy and
+   the budget divided by ``PYTHON_SHARE``.
 
 UNO calls and catches are never searched (they are always right), and a jump-in is left
 to the heuristic (it sheds a card for free).
@@ -423,9 +423,8 @@ class StrongBot(Bot):
             visited.reward += rewards[visited.seat]
 
     def _use_core(self, view: View) -> bool:
-        """Whether rollouts under the view's rules can run in the compiled core (the greedy
-        policy where the core can play it, else the random policy, on every rule set the
-        core plays); sets the policy."""
+        """Whether rollouts under the view's rules can run in the compiled core (every
+        rule set it plays, with the bot's rollout policy); sets the policy."""
         key = self.belief.model if self.belief and self.belief.model else rules_key(view)
         if key not in self._core_rules:
             rules = RuleSet.from_json(json.loads(key))
