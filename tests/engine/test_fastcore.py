@@ -502,6 +502,34 @@ def test_greedy_policy_keeps_a_drawn_wild_in_a_big_hand() -> None:
     assert action.code == "play W B uno"
 
 
+def test_greedy_policy_stacks_and_swaps_by_the_legal_actions() -> None:
+    # A Draw Two on a Draw Two (telegram stacks them) rather than taking 2 cards.
+    game = Game("telegram", 2, seed=3)
+    seat = game.to_act
+    assert seat is not None
+    game.apply(seat, next(a for a in game.legal_actions(seat) if a.kind.value == "draw"))
+    victim = game.to_act
+    assert victim is not None
+    game.hands[victim][:3] = [Card.parse(code) for code in ("RD2", "B5", "G7")]
+    game.discard[-1], game.color = Card.parse("YD2"), Color.YELLOW
+    game.phase, game.pending_draw, game.pending_kind = Phase.PENALTY, 2, "D2"
+    game.pending_source = seat
+    answer = fast.choose_greedy(game, Rng(0))
+    assert answer.card is not None and answer.card.symbol == "D2", answer
+    # Trader Joe at the smaller hand: three players, one holds 2 cards, one 9.
+    game = Game("byond", 3, seed=4)
+    seat = game.to_act
+    assert seat is not None
+    others = [s for s in range(3) if s != seat]
+    game.hands[seat][:] = [Card.parse(code) for code in ("TRADE", "R1", "R2", "G3", "B4")]
+    game.hands[others[0]][:] = game.hands[others[0]][:2]
+    game.hands[others[1]].extend(game.draw_pile[:2])
+    del game.draw_pile[:2]
+    game.discard[-1], game.color, game.phase = Card.parse("Y9"), Color.YELLOW, Phase.PLAY
+    action = fast.choose_greedy(game, Rng(0))
+    assert action.card == Card.parse("TRADE") and action.targets == (others[0],), action
+
+
 def test_playouts_from_bad_arguments(core: Any) -> None:
     game = Game("standard", 2, seed=1)
     with pytest.raises(ValueError, match="policy: 'smart'"):
