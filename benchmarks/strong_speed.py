@@ -1,8 +1,8 @@
 """Think time of the ``strong`` bot per decision (median, 90th percentile, max).
 
-    .venv/bin/python benchmarks/strong_speed.py --bot strong --hands 40 --players 2
+    .venv/bin/python benchmarks/strong_speed.py --bot strong --hands 40 --players 2 --rules byond
 
-Plays hands of the standard rules, the strong bot against ``heuristic``, and times every
+Plays hands of a rule set, the strong bot against ``heuristic``, and times every
 ``choose`` call of the strong bot's seat that had more than one turn action (the searched
 decisions) and every call at all.
 """
@@ -50,8 +50,9 @@ def main() -> None:
     for name, times in (("searched decisions", searched), ("every decision", every)):
         times.sort()
         print(
-            f"{args.bot} {name}: {len(times)} moves, median {statistics.median(times):.1f} ms, "
-            f"p90 {times[int(len(times) * 0.9)]:.1f} ms, max {times[-1]:.1f} ms"
+            f"{args.bot} {args.rules} {name}: {len(times)} moves, median "
+            f"{statistics.median(times):.1f} ms, p90 {times[int(len(times) * 0.9)]:.1f} ms, "
+            f"p99 {times[int(len(times) * 0.99)]:.1f} ms, max {times[-1]:.1f} ms"
         )
 
 

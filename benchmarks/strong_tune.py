@@ -41,6 +41,7 @@ def main() -> None:
     parser.add_argument("--opponent", default="heuristic")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--rules", default="standard", help="a preset or a JSON rules object")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
@@ -55,7 +56,8 @@ def main() -> None:
     runner.make_bot = partial(_make, settings, runner.make_bot)  # type: ignore[assignment]
     bots = (TUNED,) + (args.opponent,) * (args.players - 1)
     config = runner.SimConfig(
-        RuleSet.from_json("standard"), players=args.players, games=args.games, bots=bots,
+        RuleSet.from_json(json.loads(args.rules) if args.rules.startswith("{") else args.rules),
+        players=args.players, games=args.games, bots=bots,
         seed=args.seed,
     )  # fmt: skip
     start = time.perf_counter()
@@ -70,7 +72,8 @@ def main() -> None:
     low, high = wilson(wins, done)
     elapsed = time.perf_counter() - start
     print(
-        f"strong {settings} vs {args.opponent} ({args.players} players): {wins}/{done} = "
+        f"strong {settings} vs {args.opponent} ({args.rules}, {args.players} players): "
+        f"{wins}/{done} = "
         f"{wins / done:.1%} ({low:.1%}-{high:.1%}), {elapsed:.0f} s"
     )
 

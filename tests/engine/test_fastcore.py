@@ -6,6 +6,7 @@ under ``CI=true``: ``scripts/setup`` builds it, so a CI run without it is a brok
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from typing import Any
@@ -402,6 +403,17 @@ GREEDY_RULES = (
     {"preset": "standard", "stack_draw_two": True, "stack_cross": True, "uno_call": "auto",
      "finish": "to_the_last", "scoring": "penalty", "guilty_color": "reverts"},
 )  # fmt: skip
+#: Rule sets with the cards and switches the greedy policy once could not play: fewer
+#: positions each (their Python playouts are long).
+GREEDY_RULES_MORE = (
+    "alupula",
+    "byond",
+    # jump-ins in the rollouts, seven-zero targets
+    {"preset": "telegram", "jump_in": True, "seven_zero": True, "finish": "to_the_last"},
+    # more of the mutants that pick a player, react or lock; a forced drawn card
+    {"preset": "byond", "cards": {"WTP": 3, "QUIT": 2, "TRADE": 2, "BLEND": 2, "KOBE": 2,
+     "HOLY": 2, "SCREW": 2, "DUNG": 2}, "play_drawn": "must", "voluntary_draw": False},
+)  # fmt: skip
 
 
 @pytest.mark.parametrize("rules", GREEDY_RULES)
@@ -432,6 +444,27 @@ def test_playouts_from_greedy_is_the_python_reference(core: Any, rules: Any) -> 
                 advance(game, 1 + step.below(15), rng)
     assert phases[Phase.DRAWN] and phases[Phase.PENALTY]
     assert phases[Phase.COLOR] or rules != "standard"
+
+
+@pytest.mark.parametrize("rules", GREEDY_RULES_MORE)
+def test_greedy_playouts_on_every_card_are_the_python_reference(core: Any, rules: Any) -> None:
+    # The greedy policy scores the core's own legal actions: stack answers, reactions,
+    # picks, jump-ins, locks; C and Python agree repeat after repeat.
+    assert fast.supports_greedy(rules)
+    positions = 0
+    for players, index in itertools.product((2, 3, 5), range(3)):
+        seed = players * 7919 + index
+        game = Game(rules, players, seed=seed)
+        rng = Rng(seed)
+        step = Rng(seed ^ 5)
+        while not game.hand_over:
+            probe = seed + len(game.log)
+            c_wins = fast.playouts_from(game, probe, "greedy", 2, shuffle_pile=True)
+            assert c_wins == fast.playouts_from_py(game, probe, "greedy", 2, shuffle_pile=True)
+            assert sum(c_wins) <= 2
+            positions += 1
+            advance(game, 1 + step.below(8), rng)
+    assert positions > 30
 
 
 def test_random_playouts_from_match_playout_from(core: Any) -> None:
@@ -467,6 +500,34 @@ def test_greedy_policy_keeps_a_drawn_wild_in_a_big_hand() -> None:
     game.hands[seat][:] = [Card.parse("W"), Card.parse("B1")]
     action = fast.choose_greedy(game, Rng(0))
     assert action.code == "play W B uno"
+
+
+def test_greedy_policy_stacks_and_swaps_by_the_legal_actions() -> None:
+    # A Draw Two on a Draw Two (telegram stacks them) rather than taking 2 cards.
+    game = Game("telegram", 2, seed=3)
+    seat = game.to_act
+    assert seat is not None
+    game.apply(seat, next(a for a in game.legal_actions(seat) if a.kind.value == "draw"))
+    victim = game.to_act
+    assert victim is not None
+    game.hands[victim][:3] = [Card.parse(code) for code in ("RD2", "B5", "G7")]
+    game.discard[-1], game.color = Card.parse("YD2"), Color.YELLOW
+    game.phase, game.pending_draw, game.pending_kind = Phase.PENALTY, 2, "D2"
+    game.pending_source = seat
+    answer = fast.choose_greedy(game, Rng(0))
+    assert answer.card is not None and answer.card.symbol == "D2", answer
+    # Trader Joe at the smaller hand: three players, one holds 2 cards, one 9.
+    game = Game("byond", 3, seed=4)
+    seat = game.to_act
+    assert seat is not None
+    others = [s for s in range(3) if s != seat]
+    game.hands[seat][:] = [Card.parse(code) for code in ("TRADE", "R1", "R2", "G3", "B4")]
+    game.hands[others[0]][:] = game.hands[others[0]][:2]
+    game.hands[others[1]].extend(game.draw_pile[:2])
+    del game.draw_pile[:2]
+    game.discard[-1], game.color, game.phase = Card.parse("Y9"), Color.YELLOW, Phase.PLAY
+    action = fast.choose_greedy(game, Rng(0))
+    assert action.card == Card.parse("TRADE") and action.targets == (others[0],), action
 
 
 def test_playouts_from_bad_arguments(core: Any) -> None:

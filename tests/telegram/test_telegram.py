@@ -103,7 +103,15 @@ async def test_every_mode_switch_and_a_game_under_them(tmp_path: Path) -> None:
             answer = await h.fake.click(settings, BOB, data)
             assert answer["text"].startswith("Now:") and answer["show_alert"] == "false", answer
             await h.until(lambda d=data, m=settings: d not in [b for _, b in m.buttons()])
+        # the bot level: from the default (normal) to the next, the strong bot
+        settings = h.fake.messages[(EN_GROUP, settings.message_id)]
+        data = next(d for _, d in settings.buttons() if ":lvl=" in d)
+        assert data.endswith(":lvl=2"), data  # BOT_LEVELS[2]
+        answer = await h.fake.click(settings, BOB, data)
+        assert "Bots: strong" in answer["text"], answer
+        await h.until(lambda d=data, m=settings: d not in [b for _, b in m.buttons()])
         await h.una.idle()
+        assert h.rt(EN_GROUP).state.bot == "strong"
         rules = h.una.rules_of(h.rt(EN_GROUP).state)
         assert rules.finish == "to_the_last" and rules.uno_call == "auto"
         assert rules.jump_in and rules.seven_zero and not rules.stack_draw_two
@@ -124,6 +132,8 @@ async def test_every_mode_switch_and_a_game_under_them(tmp_path: Path) -> None:
         table = h.table(EN_GROUP)
         assert table is not None
         assert table.rules.finish == "to_the_last" and table.rules.seven_zero
+        assert table.game is not None
+        assert "strong" in [table.seat_info(seat).bot for seat in range(table.game.n)]
         assert table.rules.jump_in and table.rules.uno_call == "auto"
         assert not table.rules.stack_draw_two
         # modes are locked during the game

@@ -4,12 +4,19 @@ A :class:`Belief` is fed the seat's views only (the views a person at the table 
 every action, with the public action that led to each) and remembers:
 
 * the cards it saw on the discard pile, by position (until the pile is reshuffled);
-* what a rule showed it of an opponent's hand (a challenge), until she plays those cards;
+* what a rule showed it of an opponent's hand (a challenge; live, as it changes, a Spy or
+  ``challenge_reveal``), until she plays those cards;
+* where hands went when they moved (a 7 or a 0 under seven-zero, Trader Joe, a Blender
+  heads-up): what was known of a hand goes with it, and the hand this seat gave away is
+  known; a Randomizer forgets everything;
 * per opponent, the cards she is known to lack: when she draws at the start of her turn
-  she had nothing playable (no card of the current color, none of the top card's symbol,
-  no wild), and when a challenge shows her Wild Draw Four was honest she had no card of
-  the color it replaced. Such a fact covers the cards she held then; the cards she drew
-  afterwards are unknown again (``fresh``).
+  she had nothing playable (the engine's own ``Game.matches`` on the pile as it was),
+  and when a challenge shows her Wild Draw Four was honest she held nothing that makes it
+  a bluff (``Game.is_bluff``, under the rule set's ``wd4_rule``). Such a fact covers the
+  cards she held then; the cards she drew afterwards are unknown again (``fresh``).
+
+A pending Wild Draw Four in a sampled game is guilty as the engine judges the sampled
+hand on the pile it was played on.
 
 :meth:`Belief.sample` deals the unseen cards into a full :class:`~una.engine.game.Game`
 that agrees with the view and with those facts: a *determinization*, which a search bot
@@ -34,11 +41,12 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from una.engine.actions import Action, Kind
-from una.engine.cards import NAMED_MUTANTS, WILD_DRAW_FOUR_SYMBOLS, Card, Color
+from una.engine.cards import ALL_CARDS, NAMED_MUTANTS, WILD_DRAW_FOUR_SYMBOLS, Card, Color
+from una.engine.effects import EFFECTS
 from una.engine.game import Game, Phase
 from una.engine.rng import Rng
 from una.engine.rules import RuleSet
@@ -48,23 +56,22 @@ from una.engine.views import View
 
 @dataclass
 class Lacks:
-    """What an opponent is known to lack: no card of ``colors``, none showing one of
-    ``faces``, and (with ``wild``) no wild; true of all her cards but the ``fresh`` ones
-    she took since."""
+    """What an opponent is known to lack: none of the cards in ``banned``; true of all her
+    cards but the ``fresh`` ones she took since."""
 
-    colors: set[Color] = field(default_factory=set)
-    faces: set[str] = field(default_factory=set)
-    wild: bool = False
+    banned: frozenset[Card] = frozenset()
     fresh: int = 0
 
     def allows(self, card: Card) -> bool:
         """Whether a card she held when the fact was learned may be ``card``."""
-        if card.is_wild:
-            return not self.wild
-        return card.color not in self.colors and card.face not in self.faces
+        return card not in self.banned
 
     def empty(self) -> bool:
-        return not (self.colors or self.faces or self.wild)
+        return not self.banned
+
+
+#: The Wild Draw Four cards (the challenge and wd4_rule apply to them).
+ALL_WD4 = tuple(card for card in ALL_CARDS if card.symbol in WILD_DRAW_FOUR_SYMBOLS)
 
 
 @lru_cache(maxsize=32)
@@ -95,10 +102,12 @@ class Belief:
         #: Per shown seat, the cards of the last one-time showing taken in (a view keeps it).
         self.reveals_seen: dict[int, tuple[Card, ...]] = {}
         self.wd4_prev_color: Color | None = None  # the color a pending Wild Draw Four replaced
+        self.wd4_prev_top: Card | None = None  # and the card it was played on
         self._rng_seed = 0
         # The unseen cards and the remembered discards of the last view sampled: the same
         # for every sample of one decision.
         self._pool: tuple[View, Game, list[Card], list[Card]] | None = None
+        self._scratch_game: Game | None = None
 
     # ------------------------------------------------------------------ tracking
 
@@ -110,6 +119,7 @@ class Belief:
         self.known = {s: [] for s in self.lacks}
         self.reveals_seen = {}
         self.wd4_prev_color = None
+        self.wd4_prev_top = None
 
     def update(self, view: View, actor: int | None = None, action: Action | None = None) -> None:
         """Take in ``view`` (after ``actor`` took ``action``, when known)."""
@@ -132,13 +142,7 @@ class Belief:
             grew = view.hand_counts[seat] - before.hand_counts[seat]
             if grew > 0:
                 lacks.fresh += grew
-        if actor is None or action is None or actor == self.seat:
-            if (
-                action is not None
-                and action.card is not None
-                and moves_hands(view, action.card, action)
-            ):
-                self._forget_all()
+        if actor is None or action is None:
             return
         kind = action.kind
         if kind is Kind.PLAY and action.card is not None:
@@ -146,42 +150,109 @@ class Belief:
             if known and action.card in known:
                 known.remove(action.card)
             if moves_hands(view, action.card, action):
-                # Hands moved (a 7 or a 0, a mutant): what was known of them is gone.
-                self._forget_all()
+                self._hands_moved(before, view, actor, action)
             if action.card.symbol in WILD_DRAW_FOUR_SYMBOLS:
                 self.wd4_prev_color = before.color
+                self.wd4_prev_top = before.top
+        elif actor == self.seat:
+            return
         elif (
             kind is Kind.DRAW
             and before.phase == Phase.PLAY.value
             and before.to_act == actor
             and actor in self.lacks
         ):
-            # She drew at the start of her turn: she had nothing to play. (With
-            # voluntary_draw a player may draw anyway; players rarely do, and the
-            # sampler relaxes a fact the cards cannot satisfy.)
+            # She drew at the start of her turn: she had nothing to play, by the engine's
+            # own matching rule on the pile as it was. (With voluntary_draw a player may
+            # draw anyway, and a held Kobe may have locked her hand; players rarely do
+            # either, and the sampler relaxes a fact the cards cannot satisfy.)
             drew = view.hand_counts[actor] - before.hand_counts[actor]
-            self._lack(
-                actor,
-                {before.color} if before.color else set(),
-                {before.top.face},
-                wild=True,
-                fresh=max(drew, 0),
-            )
+            self._lack(actor, self._playable(before, actor), fresh=max(drew, 0))
         elif kind is Kind.CHALLENGE:
             accused = _previous(before)
             challenger = actor
             took = view.hand_counts[challenger] - before.hand_counts[challenger]
             honest = took > before.pending_draw
             if honest and accused in self.lacks and self.wd4_prev_color is not None:
-                self._lack(accused, {self.wd4_prev_color}, set(), wild=False, fresh=0)
+                # Innocent: she held nothing that the rule set's wd4_rule calls a bluff.
+                self._lack(accused, self._bluff_cards(view), fresh=0)
 
-    def _lack(self, seat: int, colors: set[Color], faces: set[str], wild: bool, fresh: int) -> None:
+    def _scratch(self, view: View) -> Game:
+        """A private game under the view's rules, to ask the engine's own rules about."""
+        if self._scratch_game is None:
+            template, _ = _template(self.model or rules_key(view), len(view.players))
+            self._scratch_game = template.copy()
+        return self._scratch_game
+
+    def _deck(self, view: View) -> tuple[Card, ...]:
+        return _template(self.model or rules_key(view), len(view.players))[1]
+
+    def _playable(self, before: View, seat: int) -> frozenset[Card]:
+        """The cards ``seat`` could have played on the pile of ``before`` (Game.matches),
+        with a hand of her size that does not lock."""
+        game = self._scratch(before)
+        deck = self._deck(before)
+        filler = next((c for c in deck if c not in game.lock_cards), deck[0])
+        game.color = before.color
+        game.discard[-1] = before.top
+        game.nagasaki_lock = None
+        game.hands[seat] = [filler] * max(before.hand_counts[seat], 1)
+        playable = {card for card in set(deck) if game.matches(seat, card)}
+        if game.effects[before.top] is EFFECTS["NAGA"]:
+            # Whether a Nagasaki may go on a Nagasaki depends on a lock no view shows.
+            playable = {card for card in playable if game.effects[card] is not EFFECTS["NAGA"]}
+        return frozenset(playable)
+
+    def _bluff_cards(self, view: View) -> frozenset[Card]:
+        """The cards whose holder's Wild Draw Four on the pile as it was is a bluff
+        (Game.is_bluff under the rule set's ``wd4_rule``)."""
+        game = self._scratch(view)
+        wd4 = next(c for c in ALL_WD4 if c.symbol == "W4")
+        game.color = self.wd4_prev_color
+        if self.wd4_prev_top is not None:
+            game.discard[-1] = self.wd4_prev_top
+        out = set()
+        for card in set(self._deck(view)):
+            game.hands[0] = [card]
+            if game.is_bluff(0, wd4):
+                out.add(card)
+        return frozenset(out)
+
+    def _hands_moved(self, before: View, view: View, actor: int, action: Action) -> None:
+        """Hands moved (a 7 or a 0 under seven-zero, Trader Joe, Blender, Randomizer): what
+        was known of each hand goes with it, and the hand this seat gave away is known."""
+        old_known = dict(self.known)
+        old_lacks = dict(self.lacks)
+        self._forget_all()
+        assert action.card is not None and before.hand is not None
+        effect = self._scratch(view).effects[action.card]
+        n = len(view.players)
+        active = [s for s in range(n) if s not in view.out and not _set_aside(view, s)]
+        moves: dict[int, int] = {}
+        if effect is EFFECTS["N7"] or effect is EFFECTS["TRADE"]:
+            if action.targets:
+                moves = {actor: action.targets[0], action.targets[0]: actor}
+        elif effect is EFFECTS["N0"]:
+            moves = {s: _following(before, s, active) for s in active}
+        elif effect is EFFECTS["BLEND"] and len(active) == 2:
+            moves = {active[0]: active[1], active[1]: active[0]}
+        mine = list(before.hand)
+        if actor == self.seat and action.card in mine:
+            mine.remove(action.card)
+        for giver, receiver in moves.items():
+            if receiver == self.seat or receiver not in self.known:
+                continue
+            if giver == self.seat:
+                self.known[receiver] = mine
+            elif giver in old_known:
+                self.known[receiver] = list(old_known[giver])
+                self.lacks[receiver] = old_lacks[giver]
+
+    def _lack(self, seat: int, banned: frozenset[Card], fresh: int) -> None:
         old = self.lacks[seat]
         if old.fresh == 0 and not old.empty():
-            colors = colors | old.colors
-            faces = faces | old.faces
-            wild = wild or old.wild
-        self.lacks[seat] = Lacks(colors, faces, wild, fresh)
+            banned = banned | old.banned
+        self.lacks[seat] = Lacks(banned, fresh)
 
     def _forget_all(self) -> None:
         for seat in self.lacks:
@@ -261,6 +332,12 @@ class Belief:
 
         self._rng_seed = rng.getrandbits(63)  # the sampled game's own reshuffles
         self._position(game, view, hands, aside, discard, unseen).load(game)
+        if game.pending_challengeable and self.wd4_prev_top is not None:
+            # Guilt by the engine's own rule (wd4_rule), on the pile as it was then.
+            wd4, color = game.discard[-1], game.color
+            game.discard[-1], game.color = self.wd4_prev_top, self.wd4_prev_color
+            game.pending_guilty = game.is_bluff(game.pending_source, wd4)
+            game.discard[-1], game.color = wd4, color
         return game
 
     def _unseen(self, view: View, deck: tuple[Card, ...]) -> tuple[list[Card], list[Card]]:
@@ -360,6 +437,22 @@ def moves_hands(view: View, card: Card, action: Action) -> bool:
         card.symbol in ("7", "0")
         and _template(rules_key(view), len(view.players))[0].rules.seven_zero
     )
+
+
+def _set_aside(view: View, seat: int) -> bool:
+    return bool(view.set_aside and view.set_aside[seat])
+
+
+def _following(view: View, seat: int, active: list[int]) -> int:
+    """The player after ``seat`` in the direction of play, among ``active``."""
+    n = len(view.players)
+    seating = list(view.seating) or list(range(n))
+    pos = seating.index(seat)
+    for _ in range(n):
+        pos = (pos + view.direction) % n
+        if seating[pos] in active:
+            break
+    return seating[pos]
 
 
 def _previous(view: View) -> int:

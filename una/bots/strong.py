@@ -10,25 +10,28 @@ take, stack or take, draw or play, play or keep a drawn card, targets) is search
 2. **Search** (``algorithm="flat"``, the default): determinized Monte Carlo with common
    random numbers. Each sampled game is played out after every candidate action with the
    same rollout generator, so candidates are compared on the same hidden cards and the
-   same luck. The ``heuristic`` bot's choice is the prior, and another action replaces it
-   only when its paired advantage is ``CONFIDENCE`` standard errors above zero: one UNO
-   rollout carries little signal (a better first card wins 2-5% more playouts), and with
-   many candidates the noisiest one looks best by chance (measured: trusting the means
-   outright, the bot drew instead of playing a card and lost to ``heuristic``).
+   same luck. The ``heuristic`` bot's choice is the prior. One UNO rollout carries little
+   signal (a better first card wins 2-5% more playouts), and with many candidates the
+   noisiest one looks best by chance (measured: trusting the means outright, the bot drew
+   instead of playing a card and lost to ``heuristic``). So half the budget races the
+   rivals by successive halving, and the survivor then meets the prior on fresh samples:
+   it replaces the prior only when that independent paired comparison puts it
+   ``CONFIDENCE`` standard errors above zero (:func:`select_rival`), an error rate that
+   does not grow with the number of candidates. Without that signal the prior stays.
    ``algorithm="tree"`` is single-observer ISMCTS (Cowling, Powley & Whitehouse 2012:
    one tree over all determinizations, UCB1 with availability counts, each player
    maximizing her own result); at interactive budgets it measured weaker.
 3. **Rollouts** play the sampled game to the end of the hand with the engine itself,
    under the table's rules, so every preset, switch and mutant is simulated, in the
-   compiled core on every rule set it plays: by the greedy policy where the core can play
-   it (:func:`una.engine.fast.supports_greedy`: the classic cards under most switches),
-   else by the random policy. In the core (:func:`una.engine.fast.playouts_from`) each
-   sampled position is played out ``REPEATS`` times, the draw pile (unknown to the seat)
-   reshuffled for each; the *greedy* policy is the heuristic's judgment in C, so the
+   compiled core on every rule set it plays, by the *greedy* policy
+   (:func:`una.engine.fast.choose_greedy`: the heuristic's judgment in C, scored over the
+   core's own legal actions, so it stacks, reacts, picks targets and jumps in), so the
    search improves on a good player's plan (a rollout algorithm) instead of judging
-   moves by random play. Sampling a position costs about as much as 16 playouts, which
-   is why each is played out 16 times. A rule set the core does not play rolls out on
-   the Python engine with the random policy and the budget divided by ``PYTHON_SHARE``.
+   moves by random play. In the core (:func:`una.engine.fast.playouts_from`) each
+   sampled position is played out ``REPEATS`` times, the draw pile (unknown to the seat)
+   reshuffled for each: sampling a position costs about as much as 16 playouts. A rule
+   set the core does not play rolls out on the Python engine with the random policy and
+   the budget divided by ``PYTHON_SHARE``.
 
 UNO calls and catches are never searched (they are always right), and a jump-in is left
 to the heuristic (it sheds a card for free).
@@ -110,6 +113,64 @@ def options(game: Game, seat: int) -> list[Action]:
         ):
             choices.append(action)
     return choices
+
+
+class Paired:
+    """Per candidate, its paired differences to the prior over the samples seen: how
+    many, their sum and their sum of squares.
+
+    >>> stats = Paired(3)
+    >>> for diff in (0.5, 0.25, 0.5, 0.75):
+    ...     stats.add(2, diff)
+    >>> stats.count[2], stats.mean(2), round(stats.error(2), 3), stats.mean(1)
+    (4, 0.5, 0.102, 0.0)
+    """
+
+    __slots__ = ("count", "squares", "sums")
+
+    def __init__(self, size: int) -> None:
+        self.count = [0] * size
+        self.sums = [0.0] * size
+        self.squares = [0.0] * size
+
+    def add(self, index: int, diff: float) -> None:
+        self.count[index] += 1
+        self.sums[index] += diff
+        self.squares[index] += diff * diff
+
+    def mean(self, index: int) -> float:
+        count = self.count[index]
+        return self.sums[index] / count if count else 0.0
+
+    def error(self, index: int) -> float:
+        """The standard error of the mean difference (infinite under 2 samples)."""
+        count = self.count[index]
+        if count < 2:
+            return math.inf
+        mean = self.sums[index] / count
+        variance = max(self.squares[index] / count - mean * mean, 0.0) * count / (count - 1)
+        return math.sqrt(variance / count)
+
+
+def select_rival(stats: Paired, rival: int, base: int, confidence: float) -> int:
+    """``rival`` if its mean paired difference to the prior ``base`` is more than
+    ``confidence`` standard errors above zero, else ``base``: without that much signal
+    (too few samples, no difference, a difference within the noise) the prior stays.
+
+    >>> noise = Paired(2)
+    >>> for diff in (0.25, -0.25, 0.0, 0.25):
+    ...     noise.add(1, diff)
+    >>> select_rival(noise, 1, 0, 1.0), select_rival(Paired(2), 1, 0, 1.0)
+    (0, 0)
+    >>> for diff in (0.25, 0.5, 0.25, 0.25):
+    ...     noise.add(1, diff)
+    >>> select_rival(noise, 1, 0, 1.0)
+    1
+    """
+    if rival == base or stats.count[rival] < 2:
+        return base
+    mean = stats.mean(rival)
+    return rival if mean > 0 and mean > confidence * stats.error(rival) else base
 
 
 class StrongBot(Bot):
@@ -203,56 +264,84 @@ class StrongBot(Bot):
         return self.search_tree(view, choices, rng)
 
     def search_flat(self, view: View, choices: Sequence[Action], rng: random.Random) -> Action:
-        """Determinized Monte Carlo with common random numbers, from a prior.
+        """Determinized Monte Carlo with common random numbers and successive halving,
+        from a prior; see :func:`select_rival` for the rule that leaves the prior.
 
-        The ``heuristic`` bot's choice is the prior. Each sampled game is played out after
-        every one of ``choices`` with the same rollout generator, so the choices are
-        compared on the same hidden cards and the same luck: per sample, the difference of
-        each choice's result and the prior's. A choice replaces the prior only when its
-        mean difference is clearly positive (above ``CONFIDENCE`` standard errors): a
-        single UNO rollout says little, and the prior is a good player.
+        The ``heuristic`` bot's choice is the prior. Every sampled game is played out after
+        the prior and after each rival still in the race, with the same rollout generator:
+        per sample, the difference of each rival's result and the prior's (paired, so the
+        luck of the deal cancels). Half the budget goes to rounds that halve the rivals
+        (ranked by their mean difference so far); the last rival then meets the prior
+        again on fresh samples, and replaces it only if that independent comparison puts it
+        ``confidence`` standard errors above zero. The final test never sees the data
+        that chose the rival, so its error rate is the same with 2 candidates or 200.
         """
         assert view.seat is not None and self.belief is not None
-        me = view.seat
         self._compiled = self._use_core(view)
         prior = self.helper.choose(view, random.Random(rng.getrandbits(64)))
         base = choices.index(prior) if prior in choices else 0
         sim_rng = random.Random(rng.getrandbits(64))
-        deadline = None if self.think_ms is None else time.perf_counter() + self.think_ms / 1000
+        start = time.perf_counter()
+        span = None if self.think_ms is None else self.think_ms / 1000
         iterations = self.iterations if self._compiled else self.iterations // PYTHON_SHARE
-        per_sample = len(choices) * (self.repeats if self._compiled else 1)
-        budget = max(1, iterations // per_sample) if deadline is None else 1_000_000
-        sums = [0.0] * len(choices)
-        squares = [0.0] * len(choices)
-        done = 0
-        while done < budget:
-            if deadline is not None and done and time.perf_counter() >= deadline:
+        per_eval = self.repeats if self._compiled else 1
+        # The budget in evaluations (one candidate played out on one sample).
+        evals = max(4, iterations // per_eval)
+        rivals = [i for i in range(len(choices)) if i != base]
+        stats = Paired(len(choices))
+        spent = 0
+        if len(rivals) > 1:
+            rounds = math.ceil(math.log2(len(rivals)))
+            share = evals // 2 // rounds
+            for number in range(rounds):
+                until = None if span is None else start + span * (number + 1) / (2 * rounds)
+                spent += self._race(view, choices, base, rivals, stats, sim_rng, share, until)
+                rivals.sort(key=lambda i: -stats.mean(i))
+                rivals = rivals[: max(1, (len(rivals) + 1) // 2)]
+            evals -= evals // 2
+        final = Paired(len(choices))
+        until = None if span is None else start + span
+        spent += self._race(view, choices, base, rivals, final, sim_rng, evals, until)
+        self.last_iterations = spent * per_eval
+        return choices[select_rival(final, rivals[0], base, self.confidence)]
+
+    def _race(
+        self,
+        view: View,
+        choices: Sequence[Action],
+        base: int,
+        rivals: Sequence[int],
+        stats: Paired,
+        rng: random.Random,
+        evals: int,
+        until: float | None,
+    ) -> int:
+        """Play ``base`` and ``rivals`` out on fresh samples (at least 2; up to ``evals``
+        evaluations, or until the clock reads ``until``), adding each rival's paired
+        difference to ``stats``; returns the evaluations spent."""
+        assert view.seat is not None and self.belief is not None
+        me = view.seat
+        entrants = [base, *rivals]
+        samples = max(2, evals // len(entrants)) if until is None else 1_000_000
+        done = tries = 0
+        while done < samples and tries < 4 * samples:
+            if until is not None and done >= 2 and time.perf_counter() >= until:
                 break
-            sampled = self.belief.sample(view, sim_rng)
-            seed = sim_rng.getrandbits(64)
-            results = []
-            for action in choices:
+            tries += 1
+            sampled = self.belief.sample(view, rng)
+            seed = rng.getrandbits(64)
+            results: dict[int, float] = {}
+            for index in entrants:
                 game = sampled.copy()
-                if not self._apply(game, me, action):
+                if not self._apply(game, me, choices[index]):
                     break
-                results.append(self._rollout(game, random.Random(seed))[me])
-            if len(results) < len(choices):
+                results[index] = self._rollout(game, random.Random(seed))[me]
+            if len(results) < len(entrants):
                 continue  # the sample disagrees with the view: skip it
             done += 1
-            for index, result in enumerate(results):
-                diff = result - results[base]
-                sums[index] += diff
-                squares[index] += diff * diff
-        self.last_iterations = done * per_sample
-        best, best_score = base, 0.0
-        if done >= 2:
-            for index in range(len(choices)):
-                mean = sums[index] / done
-                variance = max(squares[index] / done - mean * mean, 0.0) / (done - 1)
-                score = mean - self.confidence * math.sqrt(variance)
-                if score > best_score:
-                    best, best_score = index, score
-        return choices[best]
+            for index in rivals:
+                stats.add(index, results[index] - results[base])
+        return done * len(entrants)
 
     def search_tree(self, view: View, choices: Sequence[Action], rng: random.Random) -> Action:
         """The most visited of ``choices`` after the ISMCTS budget."""
@@ -334,9 +423,8 @@ class StrongBot(Bot):
             visited.reward += rewards[visited.seat]
 
     def _use_core(self, view: View) -> bool:
-        """Whether rollouts under the view's rules can run in the compiled core (the greedy
-        policy where the core can play it, else the random policy, on every rule set the
-        core plays); sets the policy."""
+        """Whether rollouts under the view's rules can run in the compiled core (every
+        rule set it plays, with the bot's rollout policy); sets the policy."""
         key = self.belief.model if self.belief and self.belief.model else rules_key(view)
         if key not in self._core_rules:
             rules = RuleSet.from_json(json.loads(key))

@@ -16,7 +16,7 @@
  * The policies: the random policy (una.engine.fast.choose, random_bot.pick on
  * Game.legal_actions of the seat to act), on SplitMix64 or on Python's Mersenne Twister
  * (random.Random, for una sim's random bots: the same games as the Python driver), and the
- * greedy rollout policy (fast.choose_greedy).
+ * greedy rollout policy (fast.choose_greedy), which scores the core's own legal actions.
  *
  * Positions come in as the fields of una.engine.state.HandState, in its order, with their
  * names: STATE_FIELDS lists the names this file reads, and a name list that differs is
@@ -128,7 +128,7 @@ typedef struct {
     uint8_t effect[MAXK];
     uint8_t wd4[MAXK];     /* symbol in WILD_DRAW_FOUR_SYMBOLS */
     uint8_t first[MAXK];
-    uint8_t action_face[MAXK]; /* the greedy policy's action cards (S R D2 W4) */
+    uint8_t action_face[MAXK]; /* the greedy policy's action cards (fast._ACTION_FACES) */
     int has_reactions;         /* a Holy Defender or Screwdriver in the deck */
     int has_locks;             /* a Kobe in the deck */
     int has_score_cards;       /* a Dung or Holy Defender in the deck */
@@ -1444,8 +1444,9 @@ static Act choose_bot(const Game *g, Twister *t)
     return choose(g, &d);
 }
 
-/* The greedy rollout policy (fast.choose_greedy); only for rule sets fast.supports_greedy
- * accepts, where its choice is always legal. */
+/* The greedy rollout policy (fast.choose_greedy): the heuristic bot's judgment, scored
+ * over the core's own legal actions (legality is never decided here), on every rule set
+ * the core plays. Scores are the heuristic's times 100. */
 #define DANGER 2
 
 static void color_strength(const Game *g, int seat, int count[4], int value[4])
@@ -1478,92 +1479,162 @@ static int strongest_color(const int count[4], const int value[4], uint64_t *pol
     return k > 1 ? best[below(policy, (uint32_t)k)] : best[0];
 }
 
+static int hand_points_of(const Game *g, int seat)
+{
+    int total = 0;
+    for (int i = 0; i < HLEN(g, seat); i++)
+        total += g->r->points[HAND(g, seat)[i]];
+    return total;
+}
+
+/* Per card moved into a hand by a swap (seven-zero's 7, Trader Joe, Blender): swapping a
+ * big hand for a small one is worth more than a wild kept. */
+#define SWAP_CARD 600
+
+/* The score of the play `a` by `seat` (see fast.greedy_score). */
+static long greedy_score(const Game *g, int seat, const Act *a, const int count[4],
+                         const int value[4], int danger, int next_close)
+{
+    const Rules *r = g->r;
+    int c = a->card, effect = r->effect[c], wild = r->wild[c], points = r->points[c];
+    int answer = g->phase == PH_PENALTY;
+    int rest = HLEN(g, seat) - 1;
+    long score = danger ? points * 50L : points * 4L;
+    if (answer)
+        score += 10000; /* any answer beats taking the penalty */
+    else if (wild && !danger)
+        score -= draw_family(r, c) == PK_WILD ? 5000 : 4000;
+    if (next_close && r->action_face[c])
+        score += 3000;
+    int col = wild ? a->color : r->color[c];
+    if (col < 0 || (answer && is_reaction(r, c)))
+        col = g->color; /* Colourless, Nagasaki, a reaction: the color stays */
+    if (col >= 0) {
+        int own = !wild && r->color[c] == col;
+        score += (count[col] - own) * 200L + value[col] - (own ? points : 0);
+    }
+    switch (effect) {
+    case EF_N7:
+    case EF_TRADE:
+        score += SWAP_CARD * (long)(rest - HLEN(g, a->target));
+        break;
+    case EF_BLEND: {
+        int others = 0, total = 0;
+        for (int s = 0; s < g->n; s++)
+            if (g->active[s] && s != seat) {
+                others++;
+                total += HLEN(g, s);
+            }
+        if (others)
+            score += SWAP_CARD * (long)(rest * others - total) / others;
+        break;
+    }
+    case EF_QUIT: /* heads-up, the lower hand wins; with more, both are out of the race */
+        if (g->players_in_hand == 2
+            && hand_points_of(g, seat) - points < hand_points_of(g, a->target))
+            score += 3000;
+        else
+            score -= 6000;
+        break;
+    case EF_WTP: /* the cards to the players closest to going out */
+        for (int s = 0; s < g->n; s++)
+            if (a->picks[s])
+                score -= 50L * a->picks[s] * (HLEN(g, s) < 10 ? HLEN(g, s) : 10);
+        break;
+    case EF_HOLY:
+    case EF_SCREW:
+        if (!answer)
+            score -= 1000; /* kept for a wild draw aimed at its holder */
+        break;
+    case EF_NAGA:
+        if (!danger)
+            score -= 4000;
+        break;
+    default:
+        break;
+    }
+    return score;
+}
+
 static Act choose_greedy(const Game *g, uint64_t *policy)
 {
     const Rules *r = g->r;
     int seat = g->to_act;
-    Act a = {A_PLAY, -1, -1, 0, -1, 0, {0}};
-    int len = HLEN(g, seat);
-    if (g->owes[seat] && len == 1) {
-        a.kind = A_UNO;
-        return a;
-    }
-    if (g->phase == PH_PENALTY) {
-        a.kind = A_DRAW;
-        return a;
+    Act legal[MAXACT];
+    int k = legal_actions(g, seat, legal);
+    int draw = -1, pass = -1, plays = 0;
+    for (int i = 0; i < k; i++) {
+        int kind = legal[i].kind;
+        if (kind == A_UNO)
+            return legal[i];
+        if (kind == A_DRAW && draw < 0)
+            draw = i;
+        else if (kind == A_PASS && pass < 0)
+            pass = i;
+        plays += kind == A_PLAY;
     }
     int count[4], value[4];
     color_strength(g, seat, count, value);
     if (g->phase == PH_COLOR) {
-        a.kind = A_COLOR;
-        a.color = strongest_color(count, value, policy);
+        Act a = {A_COLOR, -1, strongest_color(count, value, policy), 0, -1, 0, {0}};
         return a;
     }
+    int len = HLEN(g, seat);
     int danger = 0;
     for (int o = 0; o < g->n; o++)
-        if (o != seat && HLEN(g, o) <= DANGER)
+        if (o != seat && g->active[o] && HLEN(g, o) <= DANGER)
             danger = 1;
-    int calls = len == 2;
-    if (g->phase == PH_DRAWN) {
-        int card = g->drawn;
-        if (r->wild[card] && len > 3 && !danger) {
-            a.kind = A_PASS;
-            return a;
-        }
-        a.card = card;
-        a.color = r->wild[card] ? strongest_color(count, value, policy) : -1;
-        a.uno = calls;
-        return a;
-    }
-    int following = ((seat + g->direction) % g->n + g->n) % g->n;
+    if (g->phase == PH_DRAWN && pass >= 0 && r->wild[g->drawn] && len > 3 && !danger)
+        return legal[pass]; /* a drawn wild is kept in a big hand */
+    if (!plays)
+        return legal[draw >= 0 ? draw : pass >= 0 ? pass : 0];
+    int following = next_seat(g, seat);
     int next_close = following != seat && HLEN(g, following) <= DANGER;
-    int top_face = r->face[TOP(g)];
-    uint8_t cards[MAXACT];
-    int8_t colors[MAXACT];
-    int k = 0;
+    int uno = len == 2 && SW(g, S_UNO_CALL) == 0; /* then only the plays that call it */
+    int best[MAXACT], m = 0;
     long best_score = 0;
-    uint64_t seen[2] = {0, 0};
-    const uint8_t *hand = HAND(g, seat);
-    for (int i = 0; i < len; i++) {
-        int c = hand[i];
-        uint64_t bit = 1ULL << (c & 63);
-        if (seen[c >> 6] & bit)
+    for (int i = 0; i < k; i++) {
+        const Act *a = &legal[i];
+        if (a->kind != A_PLAY || a->uno != uno)
             continue;
-        seen[c >> 6] |= bit;
-        int wild = r->wild[c];
-        if (!wild && r->color[c] != g->color && r->face[c] != top_face)
-            continue;
-        int points = r->points[c];
-        long base = danger ? points * 50L : points * 4L;
-        if (wild && !danger)
-            base -= r->effect[c] == EF_W4 ? 5000 : 4000;
-        if (next_close && r->action_face[c])
-            base += 3000;
-        for (int col = 0; col < 4; col++) {
-            if (!wild && col != r->color[c])
-                continue;
-            int held = count[col] - (wild ? 0 : 1);
-            int pts = value[col] - (wild ? 0 : points);
-            long score = base + held * 200L + pts;
-            if (k == 0 || score > best_score) {
-                best_score = score;
-                k = 0;
-            }
-            if (score == best_score) {
-                cards[k] = (uint8_t)c;
-                colors[k++] = (int8_t)(wild ? col : -1);
+        long score = greedy_score(g, seat, a, count, value, danger, next_close);
+        if (m == 0 || score > best_score) {
+            best_score = score;
+            m = 0;
+        }
+        if (score == best_score)
+            best[m++] = i;
+    }
+    return legal[m > 1 ? best[below(policy, (uint32_t)m)] : best[0]];
+}
+
+/* Under jump_in, the greedy players who hold the top card play it out of turn (the
+ * heuristic always does), the next seat first; returns how many did. */
+static long greedy_jump_ins(Game *g)
+{
+    long jumps = 0;
+    Act legal[MAXACT];
+    int again = 1;
+    while (again && !is_over(g) && g->phase == PH_PLAY) {
+        again = 0;
+        int seat = g->to_act;
+        for (int step = 1; step < g->n && !again; step++) {
+            int o = next_seat_dir(g, seat, step, g->direction);
+            if (o == seat)
+                break;
+            int k = legal_actions(g, o, legal);
+            int want = HLEN(g, o) == 2 && SW(g, S_UNO_CALL) == 0;
+            for (int i = 0; i < k; i++) {
+                if (legal[i].kind == A_PLAY && legal[i].uno == want) {
+                    apply(g, o, &legal[i]);
+                    jumps++;
+                    again = 1;
+                    break;
+                }
             }
         }
     }
-    if (k) {
-        int i = k > 1 ? (int)below(policy, (uint32_t)k) : 0;
-        a.card = cards[i];
-        a.color = colors[i];
-        a.uno = calls;
-        return a;
-    }
-    a.kind = can_draw(g) ? A_DRAW : A_PASS;
-    return a;
+    return jumps;
 }
 
 /* ------------------------------------------------------------------ dealing */
@@ -1682,6 +1753,8 @@ static long play_out_with(Game *g, uint64_t *policy, int kind, long limit)
         Act a = kind == POLICY_GREEDY ? choose_greedy(g, policy) : choose(g, &d);
         apply(g, seat, &a);
         moves++;
+        if (kind == POLICY_GREEDY && SW(g, S_JUMP_IN))
+            moves += greedy_jump_ins(g);
     }
     return moves;
 }

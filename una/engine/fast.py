@@ -46,8 +46,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from una.engine.actions import DRAW, PASS, UNO, Action, Kind
-from una.engine.cards import ALL_CARDS, COLORS, WILD_DRAW_FOUR_SYMBOLS, Card, Color
+from una.engine.actions import Action, Kind
+from una.engine.cards import ALL_CARDS, COLORS, WILD_DRAW_FOUR_SYMBOLS, Card
 from una.engine.effects import EFFECTS, effect_table
 from una.engine.errors import UnaError
 from una.engine.game import Game, Phase, first_card_fate
@@ -119,8 +119,11 @@ def _ruleset(rules: RuleSet | str | dict[str, Any]) -> RuleSet:
 _EFFECT_KEYS: dict[int, str] = {}
 for _key, _effect in EFFECTS.items():
     _EFFECT_KEYS.setdefault(id(_effect), _key)
-#: The greedy policy's action cards (as the heuristic bot's).
-_ACTION_FACES = frozenset({"S", "R", "D2", "W4"})
+#: The greedy policy's action cards: those that hit the next player (draws, skips,
+#: reverses), for when she is close to going out (as the heuristic bot's).
+_ACTION_FACES = frozenset(
+    {"S", "R", "D2", "W4", "D4", "SP", "RD2", "DB2", "RS", "SS", "WR4", "WB4", "WMY", "WDD", "WTP"}
+)
 
 
 @lru_cache(maxsize=128)
@@ -185,21 +188,9 @@ def supports(rules: RuleSet | str | dict[str, Any], players: int = 2) -> bool:
 
 
 def supports_greedy(rules: RuleSet | str | dict[str, Any], players: int = 2) -> bool:
-    """Whether the greedy rollout policy can run in the C core under ``rules``: the core
-    plays them, and :func:`choose_greedy`'s choice is always legal there (classic cards, a
-    Wild Draw Four bluff allowed, a draw always allowed, no card that picks a player)."""
-    ruleset = _ruleset(rules)
-    return (
-        supports(ruleset, players)
-        and ruleset.challenge
-        and ruleset.voluntary_draw
-        and ruleset.play_drawn != "must"
-        and not ruleset.seven_zero
-        and all(_EFFECT_KEYS[id(e)] in _CLASSIC_EFFECTS for e in effect_table(ruleset).values())
-    )
-
-
-_CLASSIC_EFFECTS = frozenset({"N", "S", "R", "D2", "W4"})
+    """Whether the greedy rollout policy runs in the C core under ``rules``: wherever the
+    core plays them (:func:`choose_greedy` scores the core's own legal actions)."""
+    return supports(rules, players)
 
 
 def policy_seed(seed: int) -> int:
@@ -253,10 +244,11 @@ def choose(legal: list[Action], rng: Rng) -> Action:
 
 #: An opponent with this many cards or fewer is close to going out (as the heuristic bot).
 DANGER = 2
-_ACTION_FACES = frozenset({"S", "R", "D2", "W4"})
+#: Per card moved into a hand by a swap (a 7 under seven-zero, Trader Joe, Blender).
+SWAP_CARD = 600
 
 
-def _strength(hand: list[Card], rules: RuleSet) -> tuple[list[int], list[int]]:
+def _strength(game: Game, hand: list[Card]) -> tuple[list[int], list[int]]:
     """Per color (in ``COLORS`` order): the non-wild cards of ``hand`` and their points."""
     count = [0, 0, 0, 0]
     value = [0, 0, 0, 0]
@@ -264,7 +256,7 @@ def _strength(hand: list[Card], rules: RuleSet) -> tuple[list[int], list[int]]:
         if card.color is not None and not card.is_wild:
             index = _COLOR_INDEX[card.color]
             count[index] += 1
-            value[index] += rules.points(card)
+            value[index] += game.card_points(card)
     return count, value
 
 
@@ -274,18 +266,73 @@ def _strongest(count: list[int], value: list[int], rng: Rng) -> int:
     return best[rng.below(len(best))] if len(best) > 1 else best[0]
 
 
-def choose_greedy(game: Game, rng: Rng) -> Action:
-    """The greedy rollout policy's action for the seat to act in ``game``, under rules
-    :func:`supports_greedy` accepts (the C core's ``choose_greedy``, draw for draw from
-    ``rng``).
+def greedy_score(
+    game: Game, seat: int, action: Action, count: list[int], value: list[int],
+    danger: bool, next_close: bool,
+) -> int:  # fmt: skip
+    """The greedy policy's score of the play ``action`` by ``seat`` (the heuristic bot's
+    judgment, times 100): points (shed first when an opponent is close to going out),
+    wilds kept unless then, an action card for a next player close to going out, 200 a
+    card left of the color it plays into plus their points; then what the card does: a
+    swap (7, Trader Joe, Blender) by the cards it moves, a Quitter only heads-up with the
+    lower hand, Target Practice's cards to the players closest to going out, Holy Defender
+    and Screwdriver kept for a wild draw, a Nagasaki kept unless an opponent is close to
+    going out. Any answer to a pending draw beats taking it."""
+    card = action.card
+    assert card is not None
+    effect = _EFFECT_KEYS[id(game.effects[card])]
+    wild = card.is_wild
+    points = game.card_points(card)
+    answer = game.phase is Phase.PENALTY
+    rest = len(game.hands[seat]) - 1
+    score = points * 50 if danger else points * 4
+    if answer:
+        score += 10000
+    elif wild and not danger:
+        score -= 5000 if game.effects[card].draw_family == "WILD" else 4000
+    if next_close and card.symbol in _ACTION_FACES:
+        score += 3000
+    color = action.color if wild else card.color
+    if color is None or (answer and effect in ("HOLY", "SCREW")):
+        color = game.color  # Colourless, Nagasaki, a reaction: the color stays
+    if color is not None:
+        index = _COLOR_INDEX[color]
+        own = not wild and card.color is color
+        score += (count[index] - own) * 200 + value[index] - (points if own else 0)
+    if effect in ("N7", "TRADE"):
+        score += SWAP_CARD * (rest - len(game.hands[action.targets[0]]))
+    elif effect == "BLEND":
+        others = [len(game.hands[s]) for s in range(game.n) if game.active[s] and s != seat]
+        if others:
+            # C's integer division truncates toward zero
+            total = SWAP_CARD * (rest * len(others) - sum(others))
+            score += int(total / len(others))
+    elif effect == "QUIT":
+        mine = sum(game.card_points(c) for c in game.hands[seat]) - points
+        theirs = sum(game.card_points(c) for c in game.hands[action.targets[0]])
+        score += 3000 if game.players_in_hand == 2 and mine < theirs else -6000
+    elif effect == "WTP":
+        for target in action.targets:
+            score -= 50 * min(len(game.hands[target]), 10)
+    elif effect in ("HOLY", "SCREW"):
+        if not answer:
+            score -= 1000
+    elif effect == "NAGA" and not danger:
+        score -= 4000
+    return score
 
-    Not a bot (it reads the game, not a view): the core of the ``heuristic`` bot's
-    judgment for search rollouts. It plays the card that keeps it in the color it holds
-    most of (scores as the heuristic's, times 100: 200 a card of that color left, plus
-    their points), keeps wilds for when nothing else fits unless an opponent is close to
-    going out (then points go first), hits a next player close to going out with an action
-    card, names its strongest color, keeps a drawn wild in a hand of more than 3, takes
-    penalties, calls UNO. Ties are broken with ``rng``.
+
+def choose_greedy(game: Game, rng: Rng) -> Action:
+    """The greedy rollout policy's action for the seat to act in ``game`` (the C core's
+    ``choose_greedy``, draw for draw from ``rng``), on every rule set.
+
+    Not a bot (it reads the game, not a view): the ``heuristic`` bot's judgment for
+    search rollouts, scored over ``game.legal_actions`` (legality is the engine's): it
+    calls an UNO it owes, names its strongest color, keeps a drawn wild in a hand of more
+    than 3 unless an opponent is close to going out, plays the best play by
+    :func:`greedy_score` (calling UNO with it; any stack answer or reaction rather than
+    taking a pending draw; never a challenge), else draws or passes. Ties are broken with
+    ``rng``.
 
     >>> game = Game("standard", players=2, seed=1)
     >>> choose_greedy(game, Rng(0))
@@ -293,59 +340,77 @@ def choose_greedy(game: Game, rng: Rng) -> Action:
     """
     seat = game.to_act
     assert seat is not None
+    legal = game.legal_actions(seat)
+    draw: Action | None = None
+    passing: Action | None = None
+    plays = 0
+    for action in legal:
+        kind = action.kind
+        if kind is Kind.UNO:
+            return action
+        if kind is Kind.DRAW and draw is None:
+            draw = action
+        elif kind is Kind.PASS and passing is None:
+            passing = action
+        plays += kind is Kind.PLAY
     hand = game.hands[seat]
-    if game.owes_uno[seat] and len(hand) == 1:
-        return UNO
-    rules = game.rules
-    phase = game.phase
-    if phase is Phase.PENALTY:
-        return DRAW
-    count, value = _strength(hand, rules)
-    if phase is Phase.COLOR:
+    count, value = _strength(game, hand)
+    if game.phase is Phase.COLOR:
         return Action.name_color(COLORS[_strongest(count, value, rng)])
-    danger = any(len(h) <= DANGER for s, h in enumerate(game.hands) if s != seat)
-    calls = len(hand) == 2
-    if phase is Phase.DRAWN:
-        drawn = game.drawn
-        assert drawn is not None
-        if drawn.is_wild and len(hand) > 3 and not danger:
-            return PASS
-        color = COLORS[_strongest(count, value, rng)] if drawn.is_wild else None
-        return Action.play(drawn, color, uno=calls)
-    n = game.n
-    following = (seat + game.direction) % n
+    danger = any(len(h) <= DANGER for s, h in enumerate(game.hands) if s != seat and game.active[s])
+    drawn = game.drawn
+    if (
+        game.phase is Phase.DRAWN
+        and passing is not None
+        and drawn is not None
+        and drawn.is_wild
+        and len(hand) > 3
+        and not danger
+    ):
+        return passing
+    if not plays:
+        return draw if draw is not None else passing if passing is not None else legal[0]
+    following = game.next_seat(seat)
     next_close = following != seat and len(game.hands[following]) <= DANGER
-    top = game.top
-    best: list[tuple[Card, Color | None]] = []
+    uno = len(hand) == 2 and game.rules.uno_call == "manual"
+    best: list[Action] = []
     best_score = 0
-    seen: set[Card] = set()
-    for card in hand:
-        if card in seen:
+    for action in legal:
+        if action.kind is not Kind.PLAY or action.uno != uno:
             continue
-        seen.add(card)
-        wild = card.is_wild
-        if not wild and card.color is not game.color and card.symbol != top.symbol:
-            continue
-        points = rules.points(card)
-        base = points * 50 if danger else points * 4
-        if wild and not danger:
-            base -= 5000 if card.is_draw else 4000
-        if next_close and card.symbol in _ACTION_FACES:
-            base += 3000
-        for index, color in enumerate(COLORS):
-            if not wild and color is not card.color:
-                continue
-            held = count[index] - (0 if wild else 1)
-            pts = value[index] - (0 if wild else points)
-            score = base + held * 200 + pts
-            if not best or score > best_score:
-                best, best_score = [], score
-            if score == best_score:
-                best.append((card, color if wild else None))
-    if best:
-        card, color = best[rng.below(len(best))] if len(best) > 1 else best[0]
-        return Action.play(card, color, uno=calls)
-    return DRAW if game.draw_pile or len(game.discard) > 1 else PASS
+        score = greedy_score(game, seat, action, count, value, danger, next_close)
+        if not best or score > best_score:
+            best, best_score = [], score
+        if score == best_score:
+            best.append(action)
+    return best[rng.below(len(best))] if len(best) > 1 else best[0]
+
+
+def greedy_jump_ins(game: Game) -> int:
+    """Under ``jump_in``, the greedy players who hold the top card play it out of turn
+    (the heuristic always does), the next seat first, again after each; how many did (the
+    C core's ``greedy_jump_ins``)."""
+    jumps = 0
+    again = True
+    while again and not game.hand_over and game.phase is Phase.PLAY:
+        again = False
+        seat = game.to_act
+        assert seat is not None
+        for step in range(1, game.n):
+            other = game.next_seat(seat, step)
+            if other == seat:
+                break
+            want = len(game.hands[other]) == 2 and game.rules.uno_call == "manual"
+            jump = next(
+                (a for a in game.legal_actions(other) if a.kind is Kind.PLAY and a.uno == want),
+                None,
+            )
+            if jump is not None:
+                game.apply(other, jump)
+                jumps += 1
+                again = True
+                break
+    return jumps
 
 
 def _play_hand(game: Game, rng: Rng, codes: list[str] | None = None) -> int:
@@ -580,6 +645,8 @@ def playouts_from_py(
                 action = choose(twin.legal_actions(seat), rng)
             twin.apply(seat, action)
             moves += 1
+            if policy == "greedy" and twin.rules.jump_in:
+                moves += greedy_jump_ins(twin)
         if twin.hand_over and twin.hand_result is not None:
             wins[twin.hand_result.winner] += 1
     return tuple(wins)

@@ -66,6 +66,8 @@ MAX_PLAYERS = 10
 MAX_LINES = 14
 MAX_LINES_INLINE = 60
 TARGETS = (100, 200, 300, 500, 1000)
+#: The bot levels /settings offers, weakest first: registry specs (una.bots.make_bot).
+BOT_LEVELS = ("heuristic:3", "heuristic", "strong", "strong:hard")
 _BOT_NAME = re.compile(r"-(\d+)$")
 
 #: Settings keys of the /settings keyboard: key -> (switch, the two values it toggles between).
@@ -455,7 +457,7 @@ class TelegramUna:
                 rules=self.rules_of(state).to_json(),
                 seats=len(people) + state.bots,
                 bots=state.bots,
-                bot=self.options.bot_kind,
+                bot=self.bot_spec(state),
                 timer=self.options.turn_timer,
                 public=False,
                 name="Telegram",
@@ -564,6 +566,10 @@ class TelegramUna:
         async with rt.lock:
             if name == "inl":
                 state.inline = wanted == "1" if wanted in ("0", "1") else not state.inline
+            elif name == "lvl":  # by index: callback data may hold no ':'
+                if not (wanted.isdigit() and int(wanted) < len(BOT_LEVELS)):
+                    return t(state.lang, "unknown_button")
+                state.bot = BOT_LEVELS[int(wanted)]
             elif name == "lang":
                 if wanted in LANGS:
                     state.lang = wanted
@@ -617,6 +623,9 @@ class TelegramUna:
 
         index = TARGETS.index(rules.target) if rules.target in TARGETS else -1
         next_lang = LANGS[(LANGS.index(lang) + 1) % len(LANGS)]
+        spec = self.bot_spec(state)
+        level = BOT_LEVELS.index(spec) if spec in BOT_LEVELS else -1
+        next_level = (level + 1) % len(BOT_LEVELS)
         rows = [
             opt(t(lang, f"mode_{rules.finish}"), other("fin")),
             opt(t(lang, f"mode_uno_{rules.uno_call}"), other("uno")),
@@ -627,9 +636,19 @@ class TelegramUna:
                 t(lang, "mode_target", n=rules.target), f"tgt={TARGETS[(index + 1) % len(TARGETS)]}"
             ),
             opt(f"{flag(state.inline)} {t(lang, 'mode_inline')}", f"inl={int(not state.inline)}"),
+            opt(t(lang, "mode_bot", level=self.bot_level_text(state)), f"lvl={next_level}"),
             opt(t(lang, "mode_lang"), f"lang={next_lang}"),
         ]
         return InlineKeyboardMarkup(inline_keyboard=rows)
+
+    def bot_spec(self, state: ChatState) -> str:
+        """The spec the chat's computer players are made from: its /settings level, else
+        the bridge's ``bot_kind``."""
+        return state.bot if state.bot in BOT_LEVELS else self.options.bot_kind
+
+    def bot_level_text(self, state: ChatState) -> str:
+        spec = self.bot_spec(state)
+        return t(state.lang, f"bot_{spec}") if spec in BOT_LEVELS else spec
 
     def settings_text(self, rt: ChatRuntime) -> str:
         return t(rt.state.lang, "settings_title") + "\n" + self.modes_text(rt)
@@ -646,6 +665,7 @@ class TelegramUna:
             f"{t(lang, 'mode_stack')}: {on if rules.stack_draw_two else off}",
             t(lang, "mode_target", n=rules.target),
             f"{t(lang, 'mode_inline')}: {on if rt.state.inline else off}",
+            t(lang, "mode_bot", level=self.bot_level_text(rt.state)),
         ]
         return "; ".join(parts)
 

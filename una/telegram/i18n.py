@@ -247,6 +247,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "inline_none": {"en": "You play in no game now", "ru": "Вы сейчас не играете"},
     "inline_wait": {"en": "{name}'s turn: your cards", "ru": "Ходит {name}: ваши карты"},
     "mode_inline": {"en": "🎴 Play in the group (@bot)", "ru": "🎴 Ходы прямо в группе (@бот)"},
+    "mode_bot": {"en": "🤖 Bots: {level}", "ru": "🤖 Боты: {level}"},
+    "bot_heuristic:3": {"en": "easy", "ru": "лёгкие"},
+    "bot_heuristic": {"en": "normal", "ru": "обычные"},
+    "bot_strong": {"en": "strong", "ru": "сильные"},
+    "bot_strong:hard": {"en": "hardest", "ru": "сильнейшие"},
 }  # fmt: skip
 
 #: The engine's refusals (:class:`~una.engine.errors.Refusal` codes) in the chat's language;

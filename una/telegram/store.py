@@ -65,6 +65,8 @@ class ChatState:
     #: Registered Telegram users, in order.
     players: list[int] = field(default_factory=list)
     bots: int = 0
+    #: The computer players' level, a bot spec of ``BOT_LEVELS`` ("": the bridge's default).
+    bot: str = ""
     table: str | None = None
     #: The group message the bot edits (the board), and the hand message of each player.
     board: int | None = None
