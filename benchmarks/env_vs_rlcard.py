@@ -19,8 +19,9 @@ action ids and raw state).
   many steps per game as Una's side took: the most games per second any environment
   could reach at Una's game length through this loop.
 
-Sides alternate for ``--rounds`` rounds; the best round of each is kept (the least
-disturbed by other load). Needs the rl extra (``pip install -e '.[rl]'``).
+Sides alternate for ``--rounds`` rounds, every round on the same seed (the same games:
+rounds differ only by how much other load disturbed them); the best round of each is
+kept. Needs the rl extra (``pip install -e '.[rl]'``).
 
     python benchmarks/env_vs_rlcard.py --games 500 --rounds 3
 """
@@ -169,15 +170,17 @@ def compare(
     rules: str, players: int, games: int, rounds: int, seed: int, core: bool | None = None
 ) -> dict[str, Any]:
     best: dict[str, Throughput] = {}
-    for round_ in range(rounds):
+    for _round in range(rounds):
         for name in SIDES:
+            # The same seed every round: a faster round is a less disturbed one, never one
+            # of shorter games.
             if name == "una":
-                result = una = una_env_playout(rules, players, games, seed + round_, core)
+                result = una = una_env_playout(rules, players, games, seed, core)
             elif name == "rlcard":
-                result = rlcard_env_playout(players, games, seed + round_)
-            else:  # as many steps a game as Una's side took in this round
+                result = rlcard_env_playout(players, games, seed)
+            else:  # as many steps a game as Una's side took
                 steps = round(una.moves_per_game)
-                result = harness_playout(rules, players, games, steps, seed + round_)
+                result = harness_playout(rules, players, games, steps, seed)
             if name not in best or result.seconds < best[name].seconds:
                 best[name] = result
     una, rl, harness = best["una"], best["rlcard"], best["harness"]
