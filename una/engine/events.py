@@ -305,9 +305,13 @@ class UnoMissed(Event):
 
 @dataclass(frozen=True, slots=True)
 class CatchFailed(Event):
+    """``catcher`` caught ``seat`` wrongly: ``reason`` in English, ``code`` the refusal's
+    code (``called_uno``, ``holds_more``...), for front ends to word."""
+
     catcher: int
     seat: int
     reason: str
+    code: str = ""
 
     def describe(self, names: Sequence[str]) -> str:
         return f"{names[self.catcher]} wrongly catches {names[self.seat]}: {self.reason}"
