@@ -226,7 +226,7 @@ def test_false_uno_penalty_a_false_call_can_be_caught() -> None:
 def test_bad_catch_penalty_a_wrong_catch_costs_two() -> None:
     game = deal(HAND_A, HAND_B, HAND_C, first="R9", rules=rules(bad_catch_penalty=True))
     events = game.apply(2, "catch @1")
-    assert CatchFailed(2, 1, "seat 1 holds 7 cards") in events
+    assert CatchFailed(2, 1, "seat 1 holds 7 cards", "holds_more") in events
     assert len(game.hands[2]) == 9 and game.to_act == 0
 
 

@@ -17,13 +17,37 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+import jsonschema
 import sqlalchemy as sa
 from websockets.asyncio.client import ClientConnection, connect
 
+from una.server.protocol import schema
 from una.server.storage import create_engine
 
 UNA = str(Path(sys.executable).parent / "una")
 T = TypeVar("T")
+#: Every frame a scripted player receives is checked against the protocol's own schema
+#: (its type's part of it: the whole family's ``oneOf`` costs several milliseconds a frame).
+SCHEMA = schema()
+VALIDATORS: dict[str, jsonschema.Draft202012Validator] = {}
+
+
+def check_frame(frame: dict[str, Any]) -> None:
+    """Refuse a server message its schema does not allow (the error names the field)."""
+    kind = frame.get("type")
+    name = f"out_{kind}"
+    if name not in SCHEMA["$defs"]:
+        raise AssertionError(f"the server sent a message of no known type: {frame}")
+    validator = VALIDATORS.get(name)
+    if validator is None:
+        validator = VALIDATORS[name] = jsonschema.Draft202012Validator(
+            {**SCHEMA, "$ref": f"#/$defs/{name}"}
+        )
+    if not validator.is_valid(frame):
+        error = jsonschema.exceptions.best_match(validator.iter_errors(frame))
+        assert error is not None
+        raise AssertionError(f"{kind!r} breaks the schema: {error.message}"
+                             f" at {list(error.absolute_path)}")  # fmt: skip
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
@@ -108,6 +132,8 @@ class Player:
         self.player_id = 0
         self._reader: asyncio.Task[None] | None = None
         self._new = asyncio.Event()
+        #: how many frames were checked against the schema (``check``)
+        self._checked = 0
 
     async def connect(self, token: str | None = None) -> Player:
         self.ws = await connect(self.server.ws, max_size=None)
@@ -115,7 +141,7 @@ class Player:
         hello = {"type": "hello", "token": token} if token else {"type": "hello", "name": self.name}
         await self.send(hello)
         welcome = await self.expect("welcome")
-        self.token = welcome.get("token", token)
+        self.token = welcome["token"] or token
         self.player_id = welcome["player"]["id"]
         return self
 
@@ -150,6 +176,7 @@ class Player:
             for index in range(start, len(self.frames)):
                 if self.frames[index]["type"] == kind:
                     self._seen = index + 1
+                    check_frame(self.frames[index])
                     return self.frames[index]
             start = len(self.frames)
             left = deadline - time.monotonic()
@@ -171,6 +198,14 @@ class Player:
             await self.ws.close()
         if self._reader is not None:
             await asyncio.wait([self._reader], timeout=5)
+        self.check()
+
+    def check(self) -> None:
+        """Check every frame received since the last check against the schema (``expect``
+        checks the frames it returns at once; the rest wait: reading must stay fast)."""
+        for frame in self.frames[self._checked :]:
+            check_frame(frame)
+        self._checked = len(self.frames)
 
     @property
     def view(self) -> dict[str, Any] | None:

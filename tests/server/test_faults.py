@@ -237,11 +237,12 @@ def test_a_poisoned_log_is_quarantined_and_the_other_tables_play_on(storage_url:
             again = await back(server, bob, good)
             await play_until_over(again, moves=6)
             told = await back(server, ann, bad)
-            notice = await told[0].expect("system")
-            assert "this game could not be restored" in notice["text"]
+            notice = await told[0].expect("notice")
+            assert notice["code"] == "unrestorable" and notice["args"]["game"] == bad_game
+            assert "ZZ9" in notice["args"]["error"]
             state = told[0].state
             assert state is not None and state["view"] is None
-            assert "could not be restored" in state["table"]["notice"]
+            assert state["table"]["notice"] == notice["args"]
             await started(told)  # a new match at that table
             await play_until_over(told, moves=3)
         finally:
@@ -307,7 +308,7 @@ def test_a_table_with_nobody_connected_pauses_and_resumes(server: Server) -> Non
         code, (ann,) = await seated(server, ["Ann"], seats=4, bots=3, public=False)
         await started([ann])
         await ann.send({"type": "auto", "on": True})
-        await ann.expect("system")
+        await ann.expect("notice")
         version = ann.version
         while ann.version < version + 5:
             await ann.expect("state")
@@ -345,7 +346,7 @@ def test_kick_up_to_case_ban_for_the_match_and_the_host_handed_on(server: Server
         # The host leaves: Bob hosts, and may kick.
         await ann.send({"type": "leave"})
         await ann.expect("left")
-        await bob.expect("system")
+        await bob.expect("notice")
         while bob.state["table"]["host_id"] != bob.player_id:  # type: ignore[index]
             await bob.expect("state")
         # The match ends (by vote): the kicked may come back.

@@ -49,16 +49,19 @@ def test_a_socket_that_falls_behind_is_dropped_and_holds_nobody_up() -> None:
         async def close() -> None:
             closed.append(True)
 
+        def gone(n: int) -> p.LobbyGone:
+            return p.LobbyGone(str(n))
+
         client = Client(send_json, close=close, queue_size=3, on_drop=dropped.append)
         for n in range(4):  # one is being written, three wait
-            await asyncio.wait_for(client.send({"n": n}), 0.1)  # never waits for the socket
+            await asyncio.wait_for(client.send(gone(n)), 0.1)  # never waits for the socket
             await asyncio.sleep(0)
-        assert sent == [{"n": 0}] and not client.dropped
-        await asyncio.wait_for(client.send({"n": 4}), 0.1)
+        assert sent == [{"type": "lobby_gone", "code": "0"}] and not client.dropped
+        await asyncio.wait_for(client.send(gone(4)), 0.1)
         await asyncio.sleep(0.01)
         assert client.dropped and closed == [True] and dropped == [client]
-        await client.send({"n": 5})  # after the drop: nothing more
-        assert sent == [{"n": 0}]
+        await client.send(gone(5))  # after the drop: nothing more
+        assert sent == [{"type": "lobby_gone", "code": "0"}]
 
         direct: list[dict[str, Any]] = []
 
@@ -66,8 +69,8 @@ def test_a_socket_that_falls_behind_is_dropped_and_holds_nobody_up() -> None:
             direct.append(message)
 
         in_process = Client(deliver)  # no queue: delivered before send returns
-        await in_process.send({"n": 1})
-        assert direct == [{"n": 1}]
+        await in_process.send(gone(1))
+        assert direct == [{"type": "lobby_gone", "code": "1"}]
 
     asyncio.run(scenario())
 
@@ -85,7 +88,7 @@ def test_kick_names_exactly_then_up_to_case_never_the_host() -> None:
     assert service._player_named(table, "Eve", host=1) == 4
     with pytest.raises(RoomError, match="cannot be told apart") as refused:
         service._player_named(table, "eve", host=1)
-    assert refused.value.code == "no_player"
+    assert refused.value.code == "ambiguous_player"
     assert service._player_named(table, "ann", host=2) == 1  # "ann" hosts: the other one
     with pytest.raises(RoomError, match="cannot kick herself"):
         service._player_named(table, "bob", host=3)

@@ -24,7 +24,7 @@ async def say(player: Player, text: str) -> None:
     await player.send({"type": "chat", "text": text})
 
 
-async def reply(player: Player, text: str, kind: str = "system") -> dict[str, Any]:
+async def reply(player: Player, text: str, kind: str = "reply") -> dict[str, Any]:
     mark = player.mark()
     await say(player, text)
     return await player.expect(kind, since=mark)
@@ -48,22 +48,26 @@ def test_say_color_who_info_and_icons(server: Server) -> None:
         heard = await bob.expect("chat", since=mark)
         assert (heard["from"], heard["text"]) == ("Ann", "hi")
         # /color reports the current color; it names none.
-        words = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
-        color = ann.view["color"]  # type: ignore[index]
-        told = (await reply(ann, "/color"))["text"]
-        assert told.startswith(f"The color is {words[color]}" if color else "No color is named")
-        assert "pick" in (await reply(ann, "/color red"))["text"]
-        # /who: one line per person, players and watchers.
-        lines = (await reply(ann, "/who"))["text"].split("\n")
-        assert len(lines) == 3
-        assert lines[0].startswith("Ann: seat 1, player, host, 7 cards, 0 points")
-        assert lines[1].startswith("Bob: seat 2, player, 7 cards")
-        assert lines[2] == "Cat: watching"
-        # /game-info: the help, one line per verb.
-        info = (await reply(ann, "/game-info"))["text"].split("\n")
-        assert info[1:] == [f"/{verb} - {what}" for verb, what in HELP.items()]
+        view = ann.view
+        told = await reply(ann, "/color")
+        assert (told["code"], told["args"]) == (
+            "color",
+            {"color": view["color"], "top": view["top"], "asked": False},  # type: ignore[index]
+        )
+        assert (await reply(ann, "/color red"))["args"]["asked"] is True
+        # /who: one entry per person, players and watchers.
+        people = (await reply(ann, "/who"))["args"]["people"]
+        assert len(people) == 3
+        assert people[0] == {"name": "Ann", "role": "player", "seat": 0, "auto": False,
+                             "away": False, "host": True, "stand_in": False, "cards": 7,
+                             "points": 0}  # fmt: skip
+        assert (people[1]["name"], people[1]["seat"], people[1]["cards"]) == ("Bob", 1, 7)
+        assert (people[2]["name"], people[2]["role"], people[2]["seat"]) == ("Cat", "watcher", None)
+        # /game-info: the table, its rules and every verb.
+        info = (await reply(ann, "/game-info"))["args"]
+        assert info["verbs"] == list(HELP) and info["preset"] == "standard"
         # /set-icon opens the icon chooser; /reset-icon gives a built-in icon, not stored.
-        assert (await reply(ann, "/set-icon"))["open"] == "icon"
+        assert (await reply(ann, "/set-icon"))["code"] == "set_icon"
         mark = ann.mark()
         await say(ann, "/reset-icon")
         icon = await ann.expect("icon", since=mark)
@@ -89,13 +93,15 @@ def test_say_color_who_info_and_icons(server: Server) -> None:
 def test_challenge_names_a_player_and_asks_when_no_name_is_given(server: Server) -> None:
     async def scenario() -> None:
         ann, _ = await two_at(server)
-        told = (await reply(ann, "/challenge"))["text"]
-        assert told.startswith("Nobody can be challenged now")
-        assert "Nobody called 'Zed'" in (await reply(ann, "/challenge Zed"))["text"]
-        # Bob owes no UNO call: the engine refuses, and says so with names, not seats.
+        assert (await reply(ann, "/challenge"))["code"] == "challenge_none"
+        nobody = await reply(ann, "/challenge Zed")
+        assert nobody["args"] == {"name": "Zed", "players": ["Bob"]}
+        # Bob owes no UNO call: the engine refuses with its reason code and seats as numbers,
+        # and its sentence for the logs names players, not seats.
         error = await reply(ann, "/challenge Bob", kind="error")
-        assert error["code"] == "illegal" and "Bob" in error["message"]
-        assert "seat 1" not in error["message"]
+        assert error["code"] == "illegal" and error["args"]["reason"] == "holds_more"
+        assert error["args"]["target"] == 1
+        assert "Bob" in error["message"] and "seat 1" not in error["message"]
 
     run(scenario())
 
@@ -107,8 +113,7 @@ def test_challenge_catches_a_false_una_call_and_asks_whom_without_a_name(server:
         while 1 not in ann.view["catchable"]:  # type: ignore[index]
             await ann.expect("state")
         asked = await reply(ann, "/challenge")
-        assert asked["choose"] == {"verb": "challenge", "names": ["Bob"]}
-        assert asked["text"] == "Challenge whom? /challenge Bob"
+        assert (asked["code"], asked["args"]) == ("challenge_whom", {"names": ["Bob"]})
         held = ann.view["hand_counts"][1]  # type: ignore[index]
         await say(ann, "/challenge bob")  # up to case
         while ann.view["hand_counts"][1] != held + 2:  # type: ignore[index]
@@ -123,11 +128,8 @@ def test_an_una_line_with_a_full_hand_is_silent_unless_it_can_be_caught(server: 
         ann, bob = await two_at(server, rules="byond")  # false_uno_penalty
         mark = bob.mark()
         await say(ann, "unabombers are wacky")
-        text = ""
-        while "calls UNO holding" not in text:
-            text = (await bob.expect("system", since=mark))["text"]
-            mark = bob.mark()
-        assert text.endswith("(/challenge Ann)")
+        notice = await bob.expect("notice", since=mark)
+        assert (notice["code"], notice["args"]) == ("false_uno", {"name": "Ann", "cards": 7})
         while 0 not in bob.view["catchable"]:  # type: ignore[index]
             await bob.expect("state")
         assert not [f for f in bob.frames if f["type"] == "chat"]  # nothing said as chat
@@ -214,7 +216,9 @@ def test_lines_survive_a_reload_and_a_stand_in_says_whom_it_plays_for(server: Se
         lines = (await again.expect("lines"))["lines"]
         assert {"type": "chat", "from": "Ann", "player_id": ann.player_id,
                 "text": "hello Bob"} in lines  # fmt: skip
-        assert any(line["type"] == "event" and "deals" in line["text"] for line in lines)
+        assert any(
+            line["type"] == "event" and line["event"]["type"] == "hand_started" for line in lines
+        )
         await again.send({"type": "leave"})
         await again.expect("left")
         while True:
@@ -223,9 +227,8 @@ def test_lines_survive_a_reload_and_a_stand_in_says_whom_it_plays_for(server: Se
                 break
             await ann.expect("state")
         assert detail["bot"] and detail["name"] == "Bob"
-        assert (
-            "Bob: seat 2, computer player for Bob, who left" in (await reply(ann, "/who"))["text"]
-        )
+        bob_now = (await reply(ann, "/who"))["args"]["people"][1]
+        assert (bob_now["name"], bob_now["role"], bob_now["stand_in"]) == ("Bob", "bot", True)
         await ann.close()
 
     run(scenario())

@@ -57,3 +57,17 @@ def test_to_the_last_names_the_order_and_the_loser() -> None:
 
 def test_the_automatic_missed_uno_is_told() -> None:
     assert describe(ev.UnoMissed(1), ["Аня", "Боб"], "ru") == "⏰ Боб не сказал(а) «Уно» вовремя"
+
+
+def test_the_catalogues_are_gettext_files_with_the_same_keys() -> None:
+    from babel.messages.pofile import read_po
+
+    keys = {}
+    for lang in i18n.LANGS:
+        path = i18n.LOCALE / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+        with path.open("rb") as po:
+            catalogue = read_po(po, locale=lang)
+        keys[lang] = {(m.context, m.id) for m in catalogue if m.id}
+        assert all(m.string for m in catalogue if m.id), f"{lang}: an empty translation"
+    assert keys["ru"] == keys["en"], keys["ru"] ^ keys["en"]
+    assert len(keys["en"]) > 150

@@ -7,6 +7,7 @@ aiogram polling loop, room service and SQLite storage.
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 from tgfake import User
@@ -338,3 +339,25 @@ async def test_lobby_commands(tmp_path: Path) -> None:
 
 def test_hand_labels_helper() -> None:
     assert hand_labels(["R7", "W4"]) == {"🟥 7", "🌈 +4"}
+
+
+@aio
+async def test_a_russian_game_with_timeouts_reads_russian_whatever_the_names(
+    tmp_path: Path,
+) -> None:
+    """Timeouts come as data (the notice ``timed_out``): a player whose name reads like the
+    old English notice does not confuse the bot, and the Russian transcript holds no English
+    word but that name."""
+    tricky = User(104, "Bob timed out: auto on", "ru")
+    async with Harness(tmp_path, turn_timer=1) as h:
+        await start_game(h, GROUP, [ANN, tricky], bots=0)
+        table = h.table(GROUP)
+        assert table is not None and table.timer == 1
+        await h.until(lambda: any("трижды не успел" in t for t in group_texts(h, GROUP)), 20)
+        texts = group_texts(h, GROUP)
+        told = [line for text in texts for line in text.split("\n") if "не успева" in line]
+        assert told and all("Аня" in line or tricky.first_name in line for line in told)
+        # what a reader sees: no markup, and commands (/begin) are commands in any language
+        shown = [re.sub(r"<[^>]*>|/\w+", " ", text) for text in texts]
+        words = {w for t in shown for w in re.findall(r"[A-Za-z]{2,}", t)}
+        assert words <= set(re.findall(r"[A-Za-z]{2,}", tricky.first_name)) | {"Una"}, words

@@ -168,9 +168,13 @@ def test_create_form_sends_switches(pages: Pages) -> None:
     code = create_table(ann, seats=2, bots=1, target=50)
     expect(ann.locator(".table-screen")).to_contain_text("Ada")
     rules = ann.locator(".rules-text")
-    expect(rules).to_contain_text("jump_in")
-    expect(rules).to_contain_text("seven_zero")
-    expect(rules).to_contain_text("target=50")
+    # the switches by their human labels (GET /api/rules), not their names
+    expect(rules).to_have_text("Official rules · Jump-in: on · Seven-zero: on · Score target: 50")
+    expect(ann.locator(".match-facts")).to_have_text("to 50 points")
+    ann.locator("#lang-toggle").click()
+    expect(rules).to_have_text(
+        "Официальные правила · Вмешательство: вкл. · Семь-ноль: вкл. · Игра до: 50"
+    )
     assert code
 
 

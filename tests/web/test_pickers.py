@@ -331,8 +331,8 @@ def test_kobe_dims_the_locked_cards_and_says_why(table: Any, artifacts: Path) ->
 
 def test_challenge_without_a_name_offers_the_players(table: Any) -> None:
     show(table, game_view(HANDS, "R5", BYOND_7_0))
-    table.evaluate("""() => window.table.chat.add({ kind: 'system', text: 'Challenge whom?',
-        choose: { verb: 'challenge', names: ['Bob', 'Cy'] } })""")
+    table.evaluate("""() => window.table.chat.add({ kind: 'reply', reply: { type: 'reply',
+        code: 'challenge_whom', args: { names: ['Bob', 'Cy'] } } })""")
     buttons = table.locator(".chat-log .choose-name")
     assert buttons.all_inner_texts() == ["Bob", "Cy"]
     buttons.filter(has_text="Cy").click()

@@ -35,12 +35,15 @@ def last_system(page: Any) -> Any:
 
 
 def ask(page: Any, text: str) -> str:
-    """Send a verb and return the text of the system line that answers it."""
-    lines = page.locator(".chat-log .system")
+    """Send a verb and return the text of the reply that answers it (its list, when it
+    has one, a line an item)."""
+    lines = page.locator(".chat-log .reply")
     before = lines.count()
     say(page, text)
     expect(lines).to_have_count(before + 1)
-    return str(lines.nth(before).locator(".text").inner_text())
+    line = lines.nth(before)
+    items = line.locator(".reply-items li").all_inner_texts()
+    return "\n".join([str(line.locator(".text").inner_text()), *items])
 
 
 def state(page: Any) -> Any:
@@ -69,16 +72,18 @@ def test_each_verb_does_what_the_seed_says(pages: Pages, server: Server) -> None
     told = ask(ann, "/color")
     color = state(ann)["view"]["color"]  # (none yet: a Wild turned up first, to be named)
     assert told.startswith(f"The color is {words[color]}" if color else "No color is named")
-    # /who: one line per person.
+    # /who: a list, one person an item.
     who = ask(ann, "/who").split("\n")
-    assert who[0].startswith("Verba: seat 1, player, host") and who[1].startswith(
+    assert who[0] == "Who is here:" and len(who) == 3
+    assert who[1].startswith("Verba: seat 1, player, host") and who[2].startswith(
         "Ada: seat 2, computer player"
     )
-    # /game-info: the help as a list, one verb a line.
+    expect(ann.locator(".chat-log .reply[data-code=who] .reply-items li")).to_have_count(2)
+    # /game-info: the help as a list, one verb an item.
     info = ask(ann, "/game-info").split("\n")
-    assert len(info) == len(HELP) + 1 and info[1].startswith("/say - ")
+    assert len(info) == len(HELP) + 1 and info[1].startswith("/say — ")
     # /challenge: a name nobody has; /challenge with nobody to challenge.
-    assert "Nobody called 'Nobodyhere'" in ask(ann, "/challenge Nobodyhere")
+    assert "Nobody called Nobodyhere" in ask(ann, "/challenge Nobodyhere")
     # /set-icon opens the chooser; /reset-icon puts on one of the game's own icons.
     say(ann, "/set-icon")
     expect(ann.locator("#profile-dialog")).to_be_visible()

@@ -2,17 +2,27 @@
 
 ``Game.apply`` returns them. They hold the whole truth (a drawn card's identity included):
 front ends show each seat only what its view allows (see :meth:`Event.visible_to`).
-``describe(names)`` gives a short readable line.
+``describe(names)`` gives a short readable English line (logs, the terminal);
+``to_json()`` the event as data, for front ends that word it in their own language:
+its ``type`` (:data:`EVENT_TYPES`), seats as numbers, cards as NOTATION codes, colors as
+letters. :meth:`Event.json_for` is what one seat may see of it, hidden cards removed.
 
 >>> from una.engine.cards import Card, Color
 >>> CardPlayed(1, Card.parse("W"), Color.RED).describe(["Ann", "Bob"])
 'Bob plays Wild and names red'
+>>> CardPlayed(1, Card.parse("W"), Color.RED).to_json()
+{'type': 'card_played', 'seat': 1, 'card': 'W', 'color': 'R'}
+>>> drawn = CardsDrawn(0, (Card.parse("R5"), Card.parse("G2")), "penalty")
+>>> drawn.json_for(0)["cards"], drawn.json_for(1)["cards"], drawn.json_for(None)["count"]
+(['R5', 'G2'], [], 2)
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 from una.engine.cards import Card, Color, format_cards
 
@@ -22,12 +32,54 @@ class Event:
 
     __slots__ = ()
 
+    #: The event's ``type`` in JSON (``card_played`` for :class:`CardPlayed`), set for every
+    #: subclass from its name.
+    type: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.type = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+
     def describe(self, names: Sequence[str]) -> str:
         raise NotImplementedError
 
     def visible_to(self, seat: int | None) -> Event:
-        """This event as ``seat`` may see it (``None``: a spectator); hides private cards."""
+        """This event as ``seat`` may see it (``None``: a spectator); hides private cards.
+
+        The one hiding rule of events, the views' own: a seat sees the cards of her own
+        hand and those shown to her (a challenge), and only how many the others hold.
+        """
         return self
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole event as JSON data: its ``type`` and fields, in order, cards as codes.
+
+        >>> HandsMoved(((0, 1), (1, 0))).to_json()
+        {'type': 'hands_moved', 'moves': [[0, 1], [1, 0]]}
+        """
+        out: dict[str, Any] = {"type": self.type}
+        for item in fields(self):  # type: ignore[arg-type]
+            out[item.name] = _plain(getattr(self, item.name))
+        return out
+
+    def json_for(self, seat: int | None) -> dict[str, Any]:
+        """The event as ``seat`` may see it (``None``: a spectator), as JSON data.
+
+        >>> HandRevealed(0, 1, (Card.parse("R5"),)).json_for(2)
+        {'type': 'hand_revealed', 'seat': 0, 'to': 1, 'cards': []}
+        """
+        return self.visible_to(seat).to_json()
+
+
+def _plain(value: object) -> Any:
+    """A field's value as JSON: cards as codes, colors as letters, tuples as lists."""
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, Color):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,9 +305,13 @@ class UnoMissed(Event):
 
 @dataclass(frozen=True, slots=True)
 class CatchFailed(Event):
+    """``catcher`` caught ``seat`` wrongly: ``reason`` in English, ``code`` the refusal's
+    code (``called_uno``, ``holds_more``...), for front ends to word."""
+
     catcher: int
     seat: int
     reason: str
+    code: str = ""
 
     def describe(self, names: Sequence[str]) -> str:
         return f"{names[self.catcher]} wrongly catches {names[self.seat]}: {self.reason}"
@@ -303,3 +359,15 @@ class MatchEnded(Event):
 
     def describe(self, names: Sequence[str]) -> str:
         return f"{names[self.winner]} wins the match"
+
+
+#: Every event class by its JSON ``type``.
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (
+        HandStarted, CardTurned, FirstCardReturned, CardPlayed, CardsDrawn, Passed,
+        ColorChosen, ColorReverted, Skipped, DirectionChanged, DrawPending, HandsMoved,
+        HandsRedealt, Reseated, LeftHand, Challenged, HandRevealed, UnoCalled, UnoCaught,
+        UnoMissed, CatchFailed, Reshuffled, HandEnded, MatchEnded,
+    )
+}  # fmt: skip

@@ -1070,7 +1070,8 @@ class Game(StateSlots):
             self._events.append(UnoCaught(seat, target))
             self.draw_cards(target, 2, "catch")
         else:  # only reachable under bad_catch_penalty
-            self._events.append(CatchFailed(seat, target, self._wrong_catch(target).text))
+            wrong = self._wrong_catch(target)
+            self._events.append(CatchFailed(seat, target, wrong.text, wrong.code))
             self.draw_cards(seat, 2, "bad_catch")
 
     def _deal(self) -> None:

@@ -35,11 +35,14 @@ from una.engine.effects import effect_table
 from una.engine.events import Event
 from una.server import protocol as p
 from una.server.cluster import LEASE, Cluster
+from una.server.labels import labels
 from una.server.rooms import SEND_QUEUE, Client, Encoded, RoomService
 from una.server.storage import Storage
 
 log = logging.getLogger("una.server")
 STATIC = Path(__file__).parent / "static"
+#: The protocol's JSON Schema, made once (it depends on the code only).
+SCHEMA = p.schema()
 
 
 #: The young generation's threshold while serving (CPython's default is 700). A server
@@ -191,7 +194,8 @@ def create_app(
 
     async def game_views(request: Request) -> Response:
         """A finished game, action by action: the view of ``?seat=N`` (a spectator's without
-        it) after 0, 1, ... actions, and the event lines each action caused, for replays."""
+        it) after 0, 1, ... actions, and the events each action caused as that seat sees
+        them (``Event.json_for``), for replays."""
         seat_text = request.query_params.get("seat")
         if seat_text and not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) < 4):
             return _error(400, f"seat: a seat number, not {seat_text[:20]!r}")
@@ -204,13 +208,13 @@ def create_app(
         if seat is not None and not 0 <= seat < game.n:
             return _error(400, f"no seat {seat} in this game")
 
-        def lines(events: list[Event]) -> list[str]:
-            return [event.visible_to(seat).describe(game.names) for event in events]
+        def lines(events: list[Event]) -> list[dict[str, Any]]:
+            return [event.json_for(seat) for event in events]
 
         storage: Storage = request.app.state.storage
         people = await storage.game_seats(int(request.path_params["game_id"]))
         views = [game.view_for(seat).to_json()]
-        events: list[list[str]] = []  # events[k]: what action k caused
+        events: list[list[dict[str, Any]]] = []  # events[k]: what action k caused
         for actor, code in record.actions:
             events.append(lines(game.apply(actor, code)))
             views.append(game.view_for(seat).to_json())
@@ -231,6 +235,10 @@ def create_app(
             }
         )
 
+    async def protocol_schema(request: Request) -> Response:
+        """The JSON Schema of every WebSocket message both ways (``protocol.schema``)."""
+        return JSONResponse(SCHEMA, headers={"Cache-Control": "public, max-age=3600"})
+
     async def rules_catalog(request: Request) -> Response:
         """Presets and switches, for the table-creation form."""
         return JSONResponse(catalog())
@@ -238,6 +246,7 @@ def create_app(
     routes = [
         Route("/", index),
         Route("/api/rules", rules_catalog),
+        Route("/api/protocol.schema.json", protocol_schema),
         Route("/games/{game_id}/views", game_views),
         Route("/health", health),
         Route("/icons/{key}.png", icon),
@@ -289,7 +298,8 @@ async def http_error(request: Request, error: Exception) -> Response:
 
 def catalog() -> dict[str, Any]:
     """Every preset (title, description, seats, its switch values) and switch (default,
-    choices, a one-line description)."""
+    choices, a one-line description), and the words of all of them and of every card in
+    English and Russian (``labels``)."""
     presets = {}
     for name, preset in PRESETS.items():
         rules = RuleSet.preset_named(name)
@@ -315,7 +325,14 @@ def catalog() -> dict[str, Any]:
         name: {"levels": list(entry.levels), "description": entry.description}
         for name, entry in BOTS.items()
     }
-    return {"presets": presets, "switches": switches, "bots": bots, "cards": special_cards()}
+    return {
+        "presets": presets,
+        "switches": switches,
+        "bots": bots,
+        "cards": special_cards(),
+        # every card's name, switch label and value word, in each language (una.server.labels)
+        "labels": labels(),
+    }
 
 
 def special_cards() -> dict[str, dict[str, Any]]:
@@ -356,6 +373,9 @@ async def socket(websocket: WebSocket) -> None:
         text = message.text if isinstance(message, Encoded) else None
         await websocket.send_text(text or json.dumps(message, ensure_ascii=False))
 
+    async def refuse(code: str, message: str) -> None:
+        await client.send(p.Error(code, message))
+
     async def close() -> None:
         await websocket.close(code=1008, reason="too slow: messages piled up")
 
@@ -368,7 +388,7 @@ async def socket(websocket: WebSocket) -> None:
         queue_size=SEND_QUEUE,
         address=peer if websocket.app.state.address_limits else None,
     )
-    send = client.send  # the replies below keep their order behind what is queued
+    # the refusals below go through client.send: they keep their order behind what is queued
     try:
         while True:
             received = await websocket.receive()
@@ -376,8 +396,7 @@ async def socket(websocket: WebSocket) -> None:
                 break
             frame = received.get("text")
             if frame is None:
-                await send({"type": "error", "code": "bad_message",
-                            "message": "frames must be JSON text, not binary"})  # fmt: skip
+                await refuse("bad_message", "frames must be JSON text, not binary")
                 continue
             # One frame at a time, then the other clients' turn: a socket with a backlog of
             # frames (a flood) would otherwise be served without a pause while they wait.
@@ -385,7 +404,7 @@ async def socket(websocket: WebSocket) -> None:
             try:
                 message = p.parse(frame)
             except p.ProtocolError as error:
-                await send({"type": "error", "code": error.code, "message": str(error)})
+                await refuse(error.code, str(error))
                 continue
             await service.handle(client, message)
     except WebSocketDisconnect:

@@ -387,7 +387,7 @@ class Cluster:
             elif kind == "lobby" and client.elsewhere is None and client.table is None:
                 assert self.service is not None
                 self.service.watch_lobby(client, message)
-            await client.send(message)
+            await client.send(Encoded(message, text))
 
     async def _envelope(self, data: dict[str, Any]) -> None:
         kind = data["k"]

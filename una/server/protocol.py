@@ -1,9 +1,15 @@
-"""The WebSocket protocol: a closed, tagged family of client messages and their parser.
+"""The WebSocket protocol: two closed, tagged families of messages, one each way.
 
 Every frame is one JSON object with a ``type``. :func:`parse` turns a client frame into one
-of the message classes below or raises :class:`ProtocolError` naming what is wrong; an
-unknown type, a missing or mistyped field, or an extra field is refused. Server messages are
-plain dicts built by the room service (see docs/protocol.md for every message, both ways).
+of the :class:`Message` classes below or raises :class:`ProtocolError` naming what is wrong;
+an unknown type, a missing or mistyped field, or an extra field is refused.
+
+What the server says is an :class:`Outbound` message, serialised in one place
+(:func:`encode`). None of them holds a sentence to show: game events are data
+(``Event.json_for``), notices and verb replies a ``code`` of :data:`NOTICES` or
+:data:`REPLIES` with its arguments, errors a code of :data:`ERRORS` (the English ``message``
+is for logs). Front ends word them in their own language. :func:`schema` is the JSON Schema
+of both families, generated from these classes (``GET /api/protocol.schema.json``).
 
 >>> parse('{"type": "act", "action": "play R5", "version": 12}')
 Act(action='play R5', version=12)
@@ -16,8 +22,13 @@ una.server.protocol.ProtocolError: unknown message type 'dance' (expected one of
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+import types
+import typing
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Any, ClassVar, Union
+
+from una.engine import Card, Color
+from una.engine.events import EVENT_TYPES
 
 #: Largest frame the server reads (an icon upload is the largest message).
 MAX_FRAME = 128 * 1024
@@ -224,6 +235,10 @@ _TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
+#: Fields that may be null.
+_NULLABLE = ("token", "name", "timer", "seat")
+
+
 def parse(frame: str | bytes) -> Message:
     """The client message in ``frame``, validated."""
     if len(frame) > MAX_FRAME:
@@ -254,7 +269,7 @@ def parse(frame: str | bytes) -> Message:
         if name == "type":
             continue
         allowed = _TYPES[name]
-        nullable = name in ("token", "name", "timer", "seat")
+        nullable = name in _NULLABLE
         ok = (value is None and nullable) or (
             isinstance(value, allowed) and not (isinstance(value, bool) and bool not in allowed)
         )
@@ -263,6 +278,492 @@ def parse(frame: str | bytes) -> Message:
             raise ProtocolError(f"{kind}: field {name!r} must be {kinds}, not {value!r}")
         values[name] = value
     return cls(**values)
+
+
+# ------------------------------------------------------------------------ outbound
+
+
+@dataclass(frozen=True)
+class Outbound:
+    """Base of every server message; :func:`encode` makes its JSON."""
+
+    type: ClassVar[str] = ""
+
+
+def _wire(name: str) -> dict[str, str]:
+    """Field metadata: the field's name on the wire, where Python cannot use it."""
+    return {"wire": name}
+
+
+@dataclass(frozen=True)
+class Who:
+    """One person in a ``who`` reply: ``role`` player, bot or watcher; ``seat`` her table
+    seat (from 0); ``cards`` and ``points`` during a game."""
+
+    name: str
+    role: str
+    seat: int | None = None
+    auto: bool = False
+    away: bool = False
+    host: bool = False
+    stand_in: bool = False
+    cards: int | None = None
+    points: int | None = None
+
+
+#: Every notice to a whole table (kept in its recent lines): code -> its arguments.
+NOTICES: dict[str, dict[str, Any]] = {
+    "auto": {"name": str, "on": bool},
+    # she timed out ``times`` times; ``auto``: that was the last, the computer plays for her
+    "timed_out": {"name": str, "times": int, "auto": bool},
+    # ``kind`` endgame or endhand; ``waiting``: the seated people who have not voted
+    "vote": {"name": str, "kind": str, "waiting": list[str]},
+    # ``why`` stands, leaves or kicked; ``stand_in``: a computer player takes her seat
+    "seat_left": {"name": str, "why": str, "stand_in": bool},
+    "host": {"name": str},
+    "new_game": {"name": str},
+    # an UNO call holding ``cards`` cards: she may be challenged (``false_uno_penalty``)
+    "false_uno": {"name": str, "cards": int},
+    # the table's last game could not be restored after a restart (``game``: its id)
+    "unrestorable": {"game": int | None, "error": str},
+}
+
+#: Every reply to one client's verb: code -> its arguments.
+REPLIES: dict[str, dict[str, Any]] = {
+    "usage": {"verb": str},
+    "unknown_verb": {"verb": str, "suggestion": str | None, "verbs": list[str]},
+    "uno_no_hand": {},
+    "uno_nothing": {"cards": int},
+    "challenge_not_player": {},
+    "challenge_nobody": {"name": str, "players": list[str]},
+    "challenge_none": {},
+    # the names to pick from (``/challenge NAME``)
+    "challenge_whom": {"names": list[str]},
+    # ``color`` None: none named yet; ``asked``: a color was named (that is /pick's)
+    "color": {"color": str | None, "top": str, "asked": bool},
+    "color_no_game": {},
+    "who": {"people": list[Who]},
+    # ``verbs``: every verb, in the order of the help
+    "game_info": {"table": str, "preset": str, "rules": str | dict[str, Any], "verbs": list[str]},
+    # a client with an icon chooser opens it
+    "set_icon": {},
+    "icon_reset": {},
+}
+
+#: Every error code, and the arguments it carries (a refusal's ``message`` is its English
+#: sentence, for logs). ``illegal``: the engine's typed refusal, its ``reason`` code and
+#: arguments (seats as numbers, cards as codes).
+ERRORS: dict[str, dict[str, Any]] = {
+    "bad_message": {}, "too_big": {}, "unknown_type": {}, "internal": {},
+    "no_hello": {}, "hello_twice": {}, "bad_token": {}, "no_name": {}, "bad_name": {},
+    "bad_chat": {}, "bad_page": {}, "bad_settings": {}, "bad_icon": {},
+    "rate_limited": {"what": str},
+    "bad_rules": {}, "bad_seats": {"low": int, "high": int}, "bad_bots": {"high": int},
+    "bad_bot": {}, "bad_timer": {}, "too_many_tables": {"tables": list[str], "most": int},
+    "no_table": {"table": str}, "not_at_table": {}, "banned": {"table": str},
+    "look_alike": {"other": str}, "ambiguous_player": {"name": str},
+    "playing": {}, "seated": {}, "full": {}, "bad_seat": {"high": int}, "taken": {"seat": int},
+    "not_seated": {}, "not_host": {}, "no_player": {"name": str}, "bad_kick": {},
+    "no_game": {}, "no_seat": {}, "stale": {"version": int}, "bad_action": {},
+    "too_few": {"low": int}, "nothing_to_call": {"cards": int},
+    "illegal": {"reason": str, "action": str},
+}  # fmt: skip
+
+
+def _check_args(kind: str, table: dict[str, dict[str, Any]], code: str, args: Any) -> None:
+    spec = table.get(code)
+    if spec is None:
+        raise ValueError(f"{kind}: unknown code {code!r}")
+    missing = set(spec) - set(args)
+    if missing:
+        raise ValueError(f"{kind} {code}: missing argument {sorted(missing)[0]!r}")
+    if kind != "error" and set(args) - set(spec):
+        raise ValueError(f"{kind} {code}: unknown argument {sorted(set(args) - set(spec))[0]!r}")
+
+
+@dataclass(frozen=True)
+class Notice(Outbound):
+    """Something that happened at the table, for everyone there: a code of :data:`NOTICES`.
+
+    >>> encode(Notice("auto", {"name": "Ann", "on": True}))
+    {'type': 'notice', 'code': 'auto', 'args': {'name': 'Ann', 'on': True}}
+    """
+
+    type: ClassVar[str] = "notice"
+    code: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _check_args("notice", NOTICES, self.code, self.args)
+
+
+@dataclass(frozen=True)
+class Reply(Outbound):
+    """The answer to one client's verb: a code of :data:`REPLIES`."""
+
+    type: ClassVar[str] = "reply"
+    code: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _check_args("reply", REPLIES, self.code, self.args)
+
+
+@dataclass(frozen=True)
+class Error(Outbound):
+    """A refused request (nothing changed): a code of :data:`ERRORS`, its arguments (an
+    ``illegal`` action's also carry the refusal's own), the English ``message`` for logs,
+    and ``about``, the type of the refused message.
+
+    >>> Error("no_game", "no game is being played at this table", "act").code
+    'no_game'
+    """
+
+    type: ClassVar[str] = "error"
+    code: str
+    message: str
+    about: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _check_args("error", ERRORS, self.code, self.args)
+
+
+@dataclass(frozen=True)
+class Welcome(Outbound):
+    """The answer to ``hello``: the player (``id``, ``name``, ``icon``), her settings, the
+    tables where she is seated; ``token`` only for a new player."""
+
+    type: ClassVar[str] = "welcome"
+    player: dict[str, Any]
+    settings: dict[str, Any]
+    tables: list[str]
+    epoch: str
+    token: str | None = None
+
+
+@dataclass(frozen=True)
+class Pong(Outbound):
+    type: ClassVar[str] = "pong"
+
+
+@dataclass(frozen=True)
+class LobbyPage(Outbound):
+    """One page of the lobby: table summaries, newest first."""
+
+    type: ClassVar[str] = "lobby"
+    tables: list[dict[str, Any]]
+    page: int
+    pages: int
+    page_size: int
+    total: int
+
+
+@dataclass(frozen=True)
+class LobbyTable(Outbound):
+    """A table of the client's lobby page changed (``new``: it goes on top)."""
+
+    type: ClassVar[str] = "lobby_table"
+    table: dict[str, Any]
+    new: bool = False
+
+
+@dataclass(frozen=True)
+class LobbyGone(Outbound):
+    type: ClassVar[str] = "lobby_gone"
+    code: str
+
+
+@dataclass(frozen=True)
+class Joined(Outbound):
+    """The client is at ``table`` now, in ``seat`` (None: watching)."""
+
+    type: ClassVar[str] = "joined"
+    table: str
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class Left(Outbound):
+    type: ClassVar[str] = "left"
+
+
+@dataclass(frozen=True)
+class Kicked(Outbound):
+    type: ClassVar[str] = "kicked"
+    table: str
+
+
+@dataclass(frozen=True)
+class State(Outbound):
+    """The table as this client may see it: its summary and seats, her place, the view of
+    her seat (``Game.view_for``), and the events since the last state as her seat sees them
+    (``Event.json_for``); ``fresh``: events were missed, this state stands on its own."""
+
+    type: ClassVar[str] = "state"
+    table: dict[str, Any]
+    you: dict[str, Any]
+    version: int
+    epoch: str
+    fresh: bool
+    game_id: int | None
+    view: dict[str, Any] | None
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class ChatLine(Outbound):
+    """Chat said at the table (its text as the player wrote it)."""
+
+    type: ClassVar[str] = "chat"
+    sender: str = field(metadata=_wire("from"))
+    player_id: int
+    text: str
+
+
+@dataclass(frozen=True)
+class EventLine(Outbound):
+    """A game event in a table's recent lines, as a spectator sees it."""
+
+    type: ClassVar[str] = "event"
+    event: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Lines(Outbound):
+    """A table's recent lines (chat, notices, events), to a client who comes to it."""
+
+    type: ClassVar[str] = "lines"
+    table: str
+    lines: list[ChatLine | Notice | EventLine]
+
+
+@dataclass(frozen=True)
+class Icon(Outbound):
+    """The player's icon changed: its key (None: none), or a built-in one's name."""
+
+    type: ClassVar[str] = "icon"
+    icon: str | None
+    builtin: str | None = None
+
+
+@dataclass(frozen=True)
+class GamesList(Outbound):
+    type: ClassVar[str] = "games"
+    games: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class SettingsSaved(Outbound):
+    type: ClassVar[str] = "settings"
+    settings: dict[str, Any]
+
+
+OUTBOUND: dict[str, type[Outbound]] = {
+    cls.type: cls
+    for cls in (
+        Welcome, Pong, LobbyPage, LobbyTable, LobbyGone, Joined, Left, Kicked, State, Lines,
+        ChatLine, EventLine, Notice, Reply, Error, Icon, GamesList, SettingsSaved,
+    )
+}  # fmt: skip
+
+
+def encode(message: Outbound) -> dict[str, Any]:
+    """The JSON object of a server message: its ``type`` first, then its fields.
+
+    >>> encode(ChatLine("Ann", 3, "hi"))
+    {'type': 'chat', 'from': 'Ann', 'player_id': 3, 'text': 'hi'}
+    """
+    out: dict[str, Any] = {"type": message.type}
+    for item in fields(message):
+        out[item.metadata.get("wire", item.name)] = _plain(getattr(message, item.name))
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Outbound):
+        return encode(value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, Color):
+        return value.value
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+# --------------------------------------------------------------------- the schema
+
+
+def _type_schema(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
+    """The JSON Schema of a Python type hint (dataclasses go to ``defs``)."""
+    if hint is Any:
+        return {}
+    if hint is type(None):
+        return {"type": "null"}
+    simple = {str: "string", bool: "boolean", int: "integer", float: "number"}
+    if hint in simple:
+        return {"type": simple[hint]}
+    if hint is Card:
+        return {"type": "string", "description": "a card code (NOTATION.md)"}
+    if hint is Color:
+        return {"enum": [c.value for c in Color]}
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        return {"anyOf": [_type_schema(arg, defs) for arg in typing.get_args(hint)]}
+    if origin in (list, tuple):
+        args = [a for a in typing.get_args(hint) if a is not Ellipsis]
+        if origin is tuple and len(args) > 1 and Ellipsis not in typing.get_args(hint):
+            items = [_type_schema(a, defs) for a in args]
+            return {"type": "array", "prefixItems": items, "minItems": len(items),
+                    "maxItems": len(items)}  # fmt: skip
+        return {"type": "array", "items": _type_schema(args[0], defs) if args else {}}
+    if origin is dict or hint is dict:
+        return {"type": "object"}
+    if isinstance(hint, type) and is_dataclass(hint):
+        name = hint.__name__
+        if name not in defs:
+            defs[name] = {}  # a placeholder first: a class may refer to itself
+            defs[name] = _class_schema(hint, defs)
+        return {"$ref": f"#/$defs/{name}"}
+    raise TypeError(f"no JSON Schema for {hint!r}")
+
+
+def _class_schema(cls: type, defs: dict[str, Any], tag: str | None = None) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    if tag is not None:
+        properties["type"] = {"const": tag}
+        required.append("type")
+    for item in fields(cls):
+        wire = item.metadata.get("wire", item.name)
+        properties[wire] = _type_schema(hints[item.name], defs)
+        required.append(wire)  # every field is always sent
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+    if cls.__doc__ and not cls.__doc__.startswith(cls.__name__ + "("):
+        schema["description"] = " ".join(cls.__doc__.split("\n\n")[0].split())
+    return schema
+
+
+def _coded_schema(tag: str, table: dict[str, dict[str, Any]], defs: dict[str, Any],
+                  extra: dict[str, Any], open_args: bool = False) -> dict[str, Any]:  # fmt: skip
+    """A message whose ``args`` depend on its ``code``: one branch per code."""
+    branches = []
+    for code, spec in table.items():
+        args = {
+            "type": "object",
+            "properties": {name: _type_schema(hint, defs) for name, hint in spec.items()},
+            "required": list(spec),
+            "additionalProperties": open_args,
+        }
+        branches.append({
+            "type": "object",
+            "properties": {"type": {"const": tag}, "code": {"const": code}, "args": args, **extra},
+            "required": ["type", "code", "args", *extra],
+            "additionalProperties": False,
+        })  # fmt: skip
+    return {"oneOf": branches}
+
+
+def _inbound_schema(cls: type[Message]) -> dict[str, Any]:
+    properties: dict[str, Any] = {"type": {"const": cls.type}}
+    for item in fields(cls):
+        kinds = [_type_schema(t, {}) for t in _TYPES[item.name]]
+        if item.name in _NULLABLE:
+            kinds.append({"type": "null"})
+        properties[item.name] = kinds[0] if len(kinds) == 1 else {"anyOf": kinds}
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": ["type", *_REQUIRED.get(cls.type, ())],
+        "additionalProperties": False,
+    }
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of every message both ways, generated from the classes.
+
+    ``$defs`` names each client message ``in_<type>``, each server message ``out_<type>``
+    and each game event ``event_<type>``; ``inbound``, ``outbound`` and ``event`` are any
+    one of them.
+
+    >>> s = schema()["$defs"]
+    >>> s["outbound"]["oneOf"][0], "event_card_played" in s, "in_act" in s
+    ({'$ref': '#/$defs/out_welcome'}, True, True)
+    """
+    defs: dict[str, Any] = {}
+    for kind, cls in EVENT_TYPES.items():
+        defs[f"event_{kind}"] = _class_schema(cls, defs, tag=kind)
+    defs["event"] = {"oneOf": [{"$ref": f"#/$defs/event_{kind}"} for kind in EVENT_TYPES]}
+    for kind, message in MESSAGES.items():
+        defs[f"in_{kind}"] = _inbound_schema(message)
+    for kind, out in OUTBOUND.items():
+        if out is Notice:
+            found = _coded_schema("notice", NOTICES, defs, {})
+        elif out is Reply:
+            found = _coded_schema("reply", REPLIES, defs, {})
+        elif out is Error:
+            extra = {"message": {"type": "string"}, "about": {"type": ["string", "null"]}}
+            found = _coded_schema("error", ERRORS, defs, extra, open_args=True)
+        else:
+            found = _class_schema(out, defs, tag=kind)
+        defs.pop(out.__name__, None)  # a line of ``lines`` refers to it by its type
+        defs[f"out_{kind}"] = found
+    event = {"$ref": "#/$defs/event"}
+    defs["out_state"]["properties"]["events"]["items"] = event
+    defs["out_event"]["properties"]["event"] = event
+    defs["out_lines"]["properties"]["lines"]["items"] = {
+        "anyOf": [{"$ref": f"#/$defs/out_{k}"} for k in ("chat", "notice", "event")]
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "/api/protocol.schema.json",
+        "title": "Una WebSocket protocol",
+        "$defs": {
+            **defs,
+            "inbound": {"oneOf": [{"$ref": f"#/$defs/in_{k}"} for k in MESSAGES]},
+            "outbound": {"oneOf": [{"$ref": f"#/$defs/out_{k}"} for k in OUTBOUND]},
+        },
+    }
+
+
+def _hint_text(hint: Any) -> str:
+    text = str(hint) if not isinstance(hint, type) else hint.__name__
+    text = text.replace("typing.", "").replace("una.server.protocol.", "")
+    return text.replace(" | ", " or ")  # a bar would split a Markdown table's cell
+
+
+def reference() -> str:
+    """The server's messages as Markdown tables, generated from the classes and code tables
+    (docs/protocol.md holds this text; a test keeps it current).
+
+    >>> print(reference().splitlines()[6])
+    | `lobby_gone` | `code` |  |
+    """
+    out = ["| type | fields | what it is |", "|---|---|---|"]
+    for kind, cls in OUTBOUND.items():
+        names = ", ".join(f"`{f.metadata.get('wire', f.name)}`" for f in fields(cls))
+        doc = " ".join((cls.__doc__ or "").split("\n\n")[0].split())
+        if doc.startswith(cls.__name__ + "("):
+            doc = ""
+        doc = doc.replace(":data:", "").replace("``", "`")
+        out.append(f"| `{kind}` | {names} | {doc} |")
+    for title, table in (("notice", NOTICES), ("reply", REPLIES), ("error", ERRORS)):
+        out += ["", f"| {title} code | args |", "|---|---|"]
+        for code, spec in table.items():
+            args = ", ".join(f"`{name}` ({_hint_text(hint)})" for name, hint in spec.items())
+            out.append(f"| `{code}` | {args} |")
+    return "\n".join(out)
 
 
 def clean_name(name: str) -> str:

@@ -27,7 +27,18 @@ from una import __version__
 from una.bots import make_bot
 from una.bots.base import Bot
 from una.bots.registry import UnknownBot, bot_name
-from una.engine import Action, Card, Game, InvalidCode, Kind, Record, RuleSet, UnaError
+from una.engine import (
+    Action,
+    Card,
+    Color,
+    Game,
+    InvalidCode,
+    Kind,
+    Record,
+    Refusal,
+    RuleSet,
+    UnaError,
+)
 from una.engine.events import Event
 from una.server import protocol as p
 from una.server.icons import BUILTIN_ICONS, IconError, from_base64, make_icon_in_worker
@@ -58,7 +69,8 @@ LOBBY_PAGE = 50
 MAX_HOSTED = 5
 #: Seconds between two hands ended by vote at one table.
 ENDHAND_COOLDOWN = 15.0
-#: What players are told of a game whose log no longer replays.
+#: What the log says of a game whose log no longer replays (players get the notice
+#: ``unrestorable``).
 UNRESTORABLE = "this game could not be restored"
 
 
@@ -86,11 +98,13 @@ class Encoded(dict[str, Any]):
 
 
 class RoomError(Exception):
-    """A request the room service refuses; ``code`` is machine-readable."""
+    """A request the room service refuses: ``code`` (one of ``protocol.ERRORS``) and its
+    ``args`` are for clients to word; the message is the English sentence, for logs."""
 
-    def __init__(self, message: str, code: str = "refused") -> None:
+    def __init__(self, message: str, code: str, **args: Any) -> None:
         super().__init__(message)
         self.code = code
+        self.args_ = args
 
 
 @dataclass(eq=False)
@@ -104,6 +118,7 @@ class Client:
     once.
     """
 
+    #: Takes each message as its JSON object (``protocol.encode``'s).
     send_json: Callable[[dict[str, Any]], Awaitable[None]]
     player_id: int = 0
     name: str = ""
@@ -125,12 +140,14 @@ class Client:
     #: the peer's network address (rate limits per address), when the server knows it
     address: str | None = None
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: p.Outbound | Encoded) -> None:
+        """Send a server message (one already encoded, from another node, as it is)."""
         if self.dropped:
             return
+        data = message if isinstance(message, Encoded) else p.encode(message)
         if not self.queue_size:
             try:
-                await self.send_json(message)
+                await self.send_json(data)
             except Exception:  # a client gone mid-send is dropped by its own handler
                 log.debug("send to %s failed", self.name)
             return
@@ -138,7 +155,7 @@ class Client:
             self._queue = asyncio.Queue(self.queue_size)
             self._writer = asyncio.create_task(self._write(self._queue))
         try:
-            self._queue.put_nowait(message)
+            self._queue.put_nowait(data)
         except asyncio.QueueFull:
             self.drop(f"{self.queue_size} messages waiting")
 
@@ -227,7 +244,9 @@ class Table:
     history: deque[tuple[int, list[Event]]] = field(default_factory=lambda: deque(maxlen=HISTORY))
     #: The recent lines of the table's log (chat, notices, events as a spectator sees them),
     #: sent to whoever comes to the table, so that a reload keeps the conversation.
-    lines: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LINES_KEPT))
+    lines: deque[p.ChatLine | p.Notice | p.EventLine] = field(
+        default_factory=lambda: deque(maxlen=LINES_KEPT)
+    )
     votes: dict[str, set[int]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
@@ -241,8 +260,9 @@ class Table:
     bots_wanted: bool = False
     #: Players kicked out, kept out until the end of the match (the next one if none runs).
     banned: set[int] = field(default_factory=set)
-    #: Said to whoever comes to the table: why its last game was set aside (quarantine).
-    notice: str | None = None
+    #: Told whoever comes to the table: why its last game was set aside (quarantine), the
+    #: arguments of the notice ``unrestorable`` (``game``, ``error``).
+    notice: dict[str, Any] | None = None
     #: When a hand was last ended by vote (``time.monotonic()``), for the cooldown.
     hand_ended_at: float | None = None
     #: The computer player of each engine seat, kept for the match so that bots with a
@@ -341,7 +361,9 @@ class Table:
         table.game_seats = list(config.get("game_seats", []))
         table.version_base = table.version = int(config.get("version_base", 0))
         table.banned = set(config.get("banned", []))
-        table.notice = config.get("notice")
+        notice = config.get("notice")
+        # an older server stored the sentence
+        table.notice = {"game": None, "error": notice} if isinstance(notice, str) else notice
         return table
 
     def summary(self, connected: int) -> dict[str, Any]:
@@ -478,7 +500,7 @@ class RoomService:
             reason = f"{type(error).__name__}: {error} ({versions})"
             log.error("game %s of table %s is quarantined: %s", row.id, table.code, reason)
             table.game, table.game_id, table.game_seats = None, None, []
-            table.notice = f"{UNRESTORABLE} (game {row.id}): {error}"
+            table.notice = {"game": row.id, "error": str(error)}
             await self.storage.quarantine_game(
                 row.id, reason, table_code=table.code, config=table.config(), status="waiting"
             )
@@ -566,22 +588,14 @@ class RoomService:
             self._spend(client, message.type)
             await self._dispatch(client, message)
         except (RoomError, p.ProtocolError) as error:
-            code = getattr(error, "code", "refused")
-            await client.send(
-                {"type": "error", "code": code, "message": str(error), "about": message.type}
-            )
+            args = error.args_ if isinstance(error, RoomError) else {}
+            await client.send(p.Error(error.code, str(error), message.type, args))
         except Exception:
             # A bug or a database failure: the action was not applied (commit comes first);
             # the client hears so and the connection stays up.
             log.exception("while handling %s from %s", message.type, client.name)
-            await client.send(
-                {
-                    "type": "error",
-                    "code": "internal",
-                    "message": "the server failed to do that; nothing was changed",
-                    "about": message.type,
-                }
-            )
+            failed = "the server failed to do that; nothing was changed"
+            await client.send(p.Error("internal", failed, message.type))
 
     def _spend(self, client: Client, kind: str, take: bool = True) -> None:
         """Take a token of ``kind``'s budget (protocol.BUDGETS), or refuse the request."""
@@ -594,12 +608,14 @@ class RoomService:
             what = {"miss": "table codes that name no open table",
                     "icon": "icon changes"}.get(kind, f"{kind} messages")  # fmt: skip
             raise RoomError(
-                f"too many {what}: slow down (at most {budget.describe()})", "rate_limited"
+                f"too many {what}: slow down (at most {budget.describe()})",
+                "rate_limited",
+                what=kind,
             )
 
     async def _dispatch(self, client: Client, m: p.Message) -> None:
         if isinstance(m, p.Ping):
-            await client.send({"type": "pong"})
+            await client.send(p.Pong())
             return
         if isinstance(m, p.Hello):
             await self.hello(client, m)
@@ -642,7 +658,7 @@ class RoomService:
             await self.reset_icon(client)
         elif isinstance(m, p.Games):
             games = await self.storage.finished_games(client.player_id)
-            await client.send({"type": "games", "games": games})
+            await client.send(p.GamesList(games))
         elif isinstance(m, p.Settings):
             await self.save_settings(client, m.settings)
 
@@ -671,16 +687,8 @@ class RoomService:
         seated = [t.code for t in self.tables.values() if row.id in t.humans()]
         if self.cluster is not None:
             seated += self.cluster.seated(row.id)
-        welcome: dict[str, Any] = {
-            "type": "welcome",
-            "player": {"id": row.id, "name": row.name, "icon": row.icon_key},
-            "settings": row.settings,
-            "tables": seated,
-            "epoch": self.epoch,
-        }
-        if token:
-            welcome["token"] = token
-        await client.send(welcome)
+        player = {"id": row.id, "name": row.name, "icon": row.icon_key}
+        await client.send(p.Welcome(player, row.settings, seated, self.epoch, token))
 
     async def set_icon(self, client: Client, image: str) -> None:
         self._spend(client, "icon", take=False)
@@ -693,14 +701,14 @@ class RoomService:
         await self.storage.update_player(client.player_id, icon=icon)
         row = await self.storage.player(client.player_id)
         self.icons[client.player_id] = row.icon_key if row is not None else None
-        await client.send({"type": "icon", "icon": self.icons[client.player_id]})
+        await client.send(p.Icon(self.icons[client.player_id]))
         await self._refresh_table_of(client)
 
     async def save_settings(self, client: Client, settings: dict[str, Any]) -> None:
         if len(json.dumps(settings)) > MAX_SETTINGS:
             raise RoomError(f"settings: at most {MAX_SETTINGS} bytes of JSON", "bad_settings")
         await self.storage.update_player(client.player_id, settings=settings)
-        await client.send({"type": "settings", "settings": settings})
+        await client.send(p.SettingsSaved(settings))
 
     async def reset_icon(self, client: Client) -> None:
         """Forget the player's icon and give her one of the built-in ones at random, for
@@ -711,7 +719,7 @@ class RoomService:
         self.icons[client.player_id] = None
         builtin = random.choice(BUILTIN_ICONS)
         self.builtin_icons[client.player_id] = builtin
-        await client.send({"type": "icon", "icon": None, "builtin": builtin})
+        await client.send(p.Icon(None, builtin))
         await self._refresh_table_of(client)
 
     async def _refresh_table_of(self, client: Client) -> None:
@@ -728,7 +736,7 @@ class RoomService:
         """Whether the lobby lists ``table`` to this player: public, or she is there."""
         return table.public or player_id in table.humans() or player_id in table.spectators
 
-    def lobby_message(self, client: Client, page: int = 0) -> dict[str, Any]:
+    def lobby_message(self, client: Client, page: int = 0) -> p.LobbyPage:
         """One page of the lobby: the public tables, and the private ones where this player
         sits or watches, newest first (a page past the last is the last). The client is then
         sent that page's changes (``lobby_table``, ``lobby_gone``) until it asks again or goes
@@ -753,17 +761,11 @@ class RoomService:
                 t.code if isinstance(t, Table) else t["code"] for t in shown
             )
             self.lobby_clients.add(client)
-        return {
-            "type": "lobby",
-            "tables": [
-                t.summary(len(self.connected(t))) if isinstance(t, Table) else t["summary"]
-                for t in shown
-            ],
-            "page": page,
-            "pages": pages,
-            "page_size": LOBBY_PAGE,
-            "total": len(listed),
-        }
+        tables = [
+            t.summary(len(self.connected(t))) if isinstance(t, Table) else t["summary"]
+            for t in shown
+        ]
+        return p.LobbyPage(tables, page, pages, LOBBY_PAGE, len(listed))
 
     def watch_lobby(self, client: Client, page: dict[str, Any]) -> None:
         """``client`` looks at the lobby ``page`` another node sent her (on leaving its
@@ -803,14 +805,14 @@ class RoomService:
             if summary is None or not listed(client.player_id):
                 if shown:
                     del codes[code]
-                    await client.send({"type": "lobby_gone", "code": code})
+                    await client.send(p.LobbyGone(code))
             elif shown:
-                await client.send({"type": "lobby_table", "table": summary})
+                await client.send(p.LobbyTable(summary))
             elif new and client.lobby_page == 0:
                 client.lobby_codes = codes = {code: None, **codes}
                 while len(codes) > LOBBY_PAGE:
                     codes.popitem()
-                await client.send({"type": "lobby_table", "table": summary, "new": True})
+                await client.send(p.LobbyTable(summary, new=True))
 
     async def create(self, client: Client, m: p.Create) -> None:
         try:
@@ -819,9 +821,16 @@ class RoomService:
             raise RoomError(f"rules: {error}", "bad_rules") from None
         low, high = rules.players
         if not low <= m.seats <= high:
-            raise RoomError(f"seats: these rules seat {low} to {high}, not {m.seats}", "bad_seats")
+            raise RoomError(
+                f"seats: these rules seat {low} to {high}, not {m.seats}",
+                "bad_seats",
+                low=low,
+                high=high,
+            )
         if not 0 <= m.bots < m.seats:
-            raise RoomError(f"bots: from 0 to {m.seats - 1} computer players", "bad_bots")
+            raise RoomError(
+                f"bots: from 0 to {m.seats - 1} computer players", "bad_bots", high=m.seats - 1
+            )
         try:
             make_bot(m.bot)
         except UnknownBot as error:
@@ -854,7 +863,7 @@ class RoomService:
             )
         self.tables[code] = table
         self._place(client, table)
-        await client.send({"type": "joined", "table": code, "seat": 0})
+        await client.send(p.Joined(code, 0))
         await self._changed(table, new=True)
 
     def _check_hosted(self, client: Client) -> None:
@@ -871,6 +880,8 @@ class RoomService:
                 f"you host {len(kept)} open tables already ({codes}); at most "
                 f"{self.max_hosted}: leave one to its players or let it close",
                 "too_many_tables",
+                tables=[t.code for t in kept],
+                most=self.max_hosted,
             )
 
     def _deserted(self, table: Table, leaving: Client | None = None) -> bool:
@@ -896,7 +907,7 @@ class RoomService:
     def _table(self, code: str) -> Table:
         table = self.tables.get(code.strip().upper())
         if table is None:
-            raise RoomError(f"no open table {code!r}", "no_table")
+            raise RoomError(f"no open table {code!r}", "no_table", table=code[:20])
         return table
 
     def _find(self, client: Client, code: str) -> Table:
@@ -927,11 +938,12 @@ class RoomService:
                     f"someone called {other!r} is at this table, and {client.name!r} looks "
                     "the same: come back under another name",
                     "look_alike",
+                    other=other,
                 )
 
     def _my_table(self, client: Client) -> Table:
         if client.table is None:
-            raise RoomError("you are not at a table (join one first)", "no_table")
+            raise RoomError("you are not at a table (join one first)", "not_at_table")
         return self._table(client.table)
 
     @staticmethod
@@ -940,6 +952,7 @@ class RoomService:
             raise RoomError(
                 f"you were kicked out of table {table.code}: come back when its match is over",
                 "banned",
+                table=table.code,
             )
 
     async def join(self, client: Client, code: str, watch: bool) -> None:
@@ -958,7 +971,7 @@ class RoomService:
             await self.storage.update_table(table.code, config=table.config())
         elif seat is None:
             table.spectators.add(client.player_id)
-        await client.send({"type": "joined", "table": table.code, "seat": seat})
+        await client.send(p.Joined(table.code, seat))
         await self._send_lines(table, client)
         await self._tell_notice(table, client)
         await self._changed(table, bump=seat is not None)
@@ -968,11 +981,11 @@ class RoomService:
     @staticmethod
     async def _send_lines(table: Table, client: Client) -> None:
         """The table's recent log, to a client that comes to it without one."""
-        await client.send({"type": "lines", "table": table.code, "lines": list(table.lines)})
+        await client.send(p.Lines(table.code, list(table.lines)))
 
     async def _tell_notice(self, table: Table, client: Client) -> None:
         if table.notice:
-            await client.send({"type": "system", "text": table.notice})
+            await client.send(p.Notice("unrestorable", table.notice))
 
     async def resume(self, client: Client, m: p.Resume) -> None:
         """After a reconnect: the fresh state, and the events missed since ``version`` when
@@ -1013,9 +1026,13 @@ class RoomService:
                 raise RoomError("every seat is taken", "full")
             seat = table.seats.index(None)
         if not 0 <= seat < table.seat_count:
-            raise RoomError(f"seat: from 0 to {table.seat_count - 1}, not {seat}", "bad_seat")
+            raise RoomError(
+                f"seat: from 0 to {table.seat_count - 1}, not {seat}",
+                "bad_seat",
+                high=table.seat_count - 1,
+            )
         if table.seats[seat] is not None:
-            raise RoomError(f"seat {seat} is taken", "taken")
+            raise RoomError(f"seat {seat} is taken", "taken", seat=seat)
         table.seats[seat] = SeatInfo(client.name, player_id=client.player_id)
         table.spectators.discard(client.player_id)
         await self.storage.update_table(table.code, config=table.config())
@@ -1026,36 +1043,35 @@ class RoomService:
         seat = table.seat_of(client.player_id)
         if seat is None:
             raise RoomError("you are not seated", "not_seated")
-        await self._vacate(table, seat, "stands up")
+        await self._vacate(table, seat, "stands")
         table.spectators.add(client.player_id)
         await self._changed(table)
 
     async def _vacate(self, table: Table, seat: int, why: str, host_id: int | None = None) -> None:
-        """A person leaves her seat: during a match a computer player takes it over, at once
-        if it is her turn (the table never waits for an empty seat). ``host_id``: the new
-        host, stored in the same transaction."""
+        """A person leaves her seat (``why``: stands, leaves or kicked): during a match a
+        computer player takes it over, at once if it is her turn (the table never waits for
+        an empty seat). ``host_id``: the new host, stored in the same transaction."""
         info = table.seats[seat]
         assert info is not None
         playing = table.playing
         if playing:
             info.player_id, info.bot, info.auto, info.stand_in = None, table.bot, False, True
-            text = f"{info.name} {why}; a computer player takes her seat"
         else:
             table.seats[seat] = None
-            text = f"{info.name} {why}"
+        notice = p.Notice("seat_left", {"name": info.name, "why": why, "stand_in": playing})
         if host_id is None:
             await self.storage.update_table(table.code, config=table.config())
         else:
             await self.storage.update_table(table.code, config=table.config(), host_id=host_id)
             table.host_id = host_id
-        await self.announce(table, text)
+        await self.announce(table, notice)
         if playing:
             self._after_change(table)
 
     async def leave(self, client: Client) -> None:
         self._my_table(client)
         await self._leave_current(client)
-        await client.send({"type": "left"})
+        await client.send(p.Left())
         await client.send(self.lobby_message(client))
 
     async def _leave_current(self, client: Client) -> None:
@@ -1071,7 +1087,7 @@ class RoomService:
             await self.storage.update_table(table.code, host_id=heir)
             table.host_id = heir
         if heir is not None:
-            await self.announce(table, f"{self.names.get(heir, '?')} is the host now")
+            await self.announce(table, p.Notice("host", {"name": self.names.get(heir, "?")}))
         table.spectators.discard(client.player_id)
         if not self.connected(table):
             table.empty_since = time.monotonic()
@@ -1097,14 +1113,14 @@ class RoomService:
         seat = table.seat_of(target)
         table.banned.add(target)
         if seat is not None:
-            await self._vacate(table, seat, "is kicked out")
+            await self._vacate(table, seat, "kicked")
         else:
             await self.storage.update_table(table.code, config=table.config())
         table.spectators.discard(target)
         for other in list(table.clients):
             if other.player_id == target and other.table == table.code:
                 self._place(other, None)
-                await other.send({"type": "kicked", "table": table.code})
+                await other.send(p.Kicked(table.code))
         await self._changed(table)
 
     def _player_named(self, table: Table, name: str, host: int) -> int:
@@ -1122,11 +1138,12 @@ class RoomService:
             raise RoomError(
                 f"{len(exact) or len(folded)} people here are called {name!r}: "
                 "they cannot be told apart by name",
-                "no_player",
+                "ambiguous_player",
+                name=name,
             )
         if self.names.get(host, "").casefold() == wanted.casefold():
             raise RoomError("the host cannot kick herself (use leave)", "bad_kick")
-        raise RoomError(f"nobody called {name!r} at this table", "no_player")
+        raise RoomError(f"nobody called {name!r} at this table", "no_player", name=name)
 
     async def set_auto(self, client: Client, on: bool) -> None:
         table = self._my_table(client)
@@ -1137,7 +1154,7 @@ class RoomService:
         assert info is not None
         info.auto, info.timeouts = on, 0
         await self.storage.update_table(table.code, config=table.config())
-        await self.announce(table, f"{info.name} {'turns auto on' if on else 'turns auto off'}")
+        await self.announce(table, p.Notice("auto", {"name": info.name, "on": on}))
         await self._changed(table)
         self._after_change(table)  # the computer may have to play for her right now
 
@@ -1153,7 +1170,7 @@ class RoomService:
                 assert game is not None
                 seat = table.engine_seat(client.player_id)
                 if not game.hand_over and table.humans() == [client.player_id]:
-                    await self.announce(table, f"{client.name} starts a new game")
+                    await self.announce(table, p.Notice("new_game", {"name": client.name}))
                     await self._new_match(table)
                     return
                 if not game.hand_over:
@@ -1174,7 +1191,8 @@ class RoomService:
         taken = [i for i, s in enumerate(table.seats) if s is not None]
         low, _ = table.rules.players
         if len(taken) < max(2, low):
-            raise RoomError(f"at least {max(2, low)} players are needed to start", "too_few")
+            need = max(2, low)
+            raise RoomError(f"at least {need} players are needed to start", "too_few", low=need)
         # From secrets, not the table's Mersenne Twister: finished records publish their
         # seeds, and enough of a Twister's outputs predict the rest.
         seed = secrets.randbits(63)
@@ -1226,6 +1244,7 @@ class RoomService:
                 raise RoomError(
                     f"stale action: the table is at version {table.version}, not {version}",
                     "stale",
+                    version=table.version,
                 )
             try:
                 action = Action.parse(code, seats=game.n)
@@ -1235,25 +1254,29 @@ class RoomService:
                 raise RoomError(
                     f"{action.kind.value} is the table's decision: vote with /{action.kind.value}",
                     "illegal",
+                    reason="vote_needed",
+                    action=action.code,
                 )
             reason = game.why_illegal(seat, action)
             if reason is not None:
-                raise RoomError(readable_refusal(game, seat, action, reason), "illegal")
+                raise RoomError(
+                    readable_refusal(game, seat, action, reason),
+                    "illegal",
+                    **refusal_args(reason, action),
+                )
             call = uno_call(game, seat) if action.kind is Kind.UNO else None
             if action.kind is Kind.UNO and call is None:
                 # An UNO call that changes nothing is not announced to the table.
                 held = len(game.hands[seat])
-                raise RoomError(f"UNO: nothing to call (you hold {held} cards)", "nothing_to_call")
+                raise RoomError(
+                    f"UNO: nothing to call (you hold {held} cards)", "nothing_to_call", cards=held
+                )
             info = table.seat_info(seat)
             info.timeouts = 0
             await self._commit(table, seat, action, auto=False)
             if call == "false" and game.catchable(seat):
-                name = game.names[seat]
-                await self.announce(
-                    table,
-                    f"{name} calls UNO holding {len(game.hands[seat])} cards: that can be "
-                    f"challenged (/challenge {name})",
-                )
+                caller = {"name": game.names[seat], "cards": len(game.hands[seat])}
+                await self.announce(table, p.Notice("false_uno", caller))
 
     async def _commit(self, table: Table, seat: int, action: Action, auto: bool) -> None:
         """Store the action, then apply it and tell everybody (the caller holds the lock
@@ -1384,12 +1407,12 @@ class RoomService:
             if info.automatic or not self.connected(table):
                 return  # a computer plays it, or the table is paused
             info.timeouts += 1
-            if info.timeouts >= MAX_TIMEOUTS:
+            last = info.timeouts >= MAX_TIMEOUTS
+            if last:
                 info.auto = True
                 await self.storage.update_table(table.code, config=table.config())
-                await self.announce(table, f"{info.name} timed out {MAX_TIMEOUTS} times: auto on")
-            else:
-                await self.announce(table, f"{info.name} timed out; the computer plays for her")
+            times = {"name": info.name, "times": info.timeouts, "auto": last}
+            await self.announce(table, p.Notice("timed_out", times))
             acted = await self._bot_act(table, seat)
             if not acted:  # a bot always has a turn action; keep the timer honest anyway
                 self._after_change(table)
@@ -1430,14 +1453,13 @@ class RoomService:
         await run_chat(self, table, client, p.clean_chat(text), spaced=spaced)
 
     async def say(self, table: Table, client: Client, text: str) -> None:
-        message = {"type": "chat", "from": client.name, "player_id": client.player_id, "text": text}
+        message = p.ChatLine(client.name, client.player_id, text)
         table.lines.append(message)
         for other in self.connected(table):
             await other.send(message)
 
-    async def announce(self, table: Table, text: str) -> None:
+    async def announce(self, table: Table, message: p.Notice) -> None:
         """A notice to everyone at the table (kept in its recent lines)."""
-        message = {"type": "system", "text": text}
         table.lines.append(message)
         for other in self.connected(table):
             await other.send(message)
@@ -1454,16 +1476,15 @@ class RoomService:
                 raise RoomError(
                     f"a hand was ended by vote a moment ago: wait {wait:.0f} s to end another",
                     "rate_limited",
+                    what="endhand",
                 )
         votes = table.votes.setdefault(kind, set())
         votes.add(client.player_id)
         humans = set(table.humans())
         if not humans <= votes:
-            waiting = ", ".join(self.names.get(h, "?") for h in sorted(humans - votes))
-            what = kind[3:]
-            await self.announce(
-                table, f"{client.name} votes to end the {what}; waiting for {waiting}"
-            )
+            waiting = [self.names.get(h, "?") for h in sorted(humans - votes)]
+            vote = {"name": client.name, "kind": kind, "waiting": waiting}
+            await self.announce(table, p.Notice("vote", vote))
             return
         table.votes.pop(kind, None)
         async with table.lock:
@@ -1487,15 +1508,15 @@ class RoomService:
 
     def _state_message(
         self, table: Table, client: Client, events: list[list[Event]] | list[Event], fresh: bool
-    ) -> dict[str, Any]:
+    ) -> p.State:
         game = table.game
         seat = table.engine_seat(client.player_id)
-        lines: list[str] = []
+        seen: list[dict[str, Any]] = []
         if game is not None:
             flat: list[Event] = []
             for item in events:
                 flat.extend(item if isinstance(item, list) else [item])
-            lines = [event.visible_to(seat).describe(game.names) for event in flat]
+            seen = [event.json_for(seat) for event in flat]
         connected = {c.player_id for c in self.connected(table)}
         seats: list[dict[str, Any]] = []
         for index, info in enumerate(table.seats):
@@ -1518,9 +1539,8 @@ class RoomService:
                     else None,
                 }
             )
-        return {
-            "type": "state",
-            "table": {
+        return p.State(
+            table={
                 **table.summary(len(connected)),
                 "host": self.names.get(table.host_id or 0),
                 "host_id": table.host_id,
@@ -1528,27 +1548,25 @@ class RoomService:
                 "spectator_names": sorted(self.names.get(s, "?") for s in table.spectators),
                 "notice": table.notice,
             },
-            "you": {
+            you={
                 "player_id": client.player_id,
                 "seat": table.seat_of(client.player_id),
                 "game_seat": seat,
             },
-            "version": table.version,
-            "epoch": self.epoch,
-            "fresh": fresh,
-            "game_id": table.game_id,
-            "view": game.view_for(seat).to_json() if game is not None else None,
-            "events": lines,
-        }
+            version=table.version,
+            epoch=self.epoch,
+            fresh=fresh,
+            game_id=table.game_id,
+            view=game.view_for(seat).to_json() if game is not None else None,
+            events=seen,
+        )
 
     async def _broadcast_state(
         self, table: Table, events: list[Event], skip: Client | None = None
     ) -> None:
         if events and table.game is not None:
-            names = table.game.names
             for event in events:
-                text = event.visible_to(None).describe(names)
-                table.lines.append({"type": "event", "text": text})
+                table.lines.append(p.EventLine(event.json_for(None)))
         for client in self.connected(table):
             if client is not skip:
                 await client.send(self._state_message(table, client, events, fresh=False))
@@ -1600,6 +1618,26 @@ def readable_refusal(game: Game, seat: int, action: Action, reason: object) -> s
     text = " ".join(words)
     what = action.card.name if action.card is not None else action.kind.value
     return f"{what}: {text}"
+
+
+def refusal_args(refusal: Refusal, action: Action) -> dict[str, Any]:
+    """An engine refusal as an error's arguments: its ``reason`` code, the ``action``'s
+    code, and the refusal's own arguments as JSON (seats as numbers, cards as codes).
+
+    >>> game = Game("standard", players=["Ann", "Bob"], seed=1)
+    >>> refusal_args(game.why_illegal(1, "play R7"), Action.parse("play R7"))
+    {'reason': 'not_held', 'action': 'play R7', 'seat': 1, 'card': 'R7'}
+    """
+    args: dict[str, Any] = {"reason": refusal.code, "action": action.code}
+    for key, value in refusal.args:
+        if isinstance(value, Card):
+            value = value.code
+        elif isinstance(value, Color):
+            value = value.value
+        elif isinstance(value, tuple | list):
+            value = [v.code if isinstance(v, Card) else v for v in value]
+        args[key] = value
+    return args
 
 
 async def open_service(storage: Storage, **options: Any) -> RoomService:

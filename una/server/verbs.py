@@ -4,6 +4,9 @@ Plain text is said to the table. A line that begins with the letters "una" (BYON
 «уно» (the RU bot's) is the una command and is not said as chat: "unabombers are wacky" calls
 UNO. Begun with a space (" una ..."), it is ordinary chat. A leading slash makes a verb; an
 unknown verb gets a list of the known ones and the closest match.
+
+Every answer is a typed ``protocol.Reply`` (a code and its arguments); :data:`HELP` says in
+English what each verb does (for logs and the docs), and front ends word it themselves.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from una.engine import Action, Kind
+from una.server import protocol as p
 from una.server.rooms import uno_call
 
 if TYPE_CHECKING:
@@ -82,16 +86,14 @@ async def _act(service: RoomService, table: Table, client: Client, code: str) ->
     await service.act(client, code, table.version)
 
 
-async def _tell(service: RoomService, client: Client, text: str) -> None:
-    await client.send({"type": "system", "text": text})
+async def _tell(client: Client, code: str, **args: object) -> None:
+    await client.send(p.Reply(code, args))
 
 
 async def _unknown(service: RoomService, table: Table, client: Client, verb: str) -> None:
     close = difflib.get_close_matches(verb.lower(), list(VERBS), n=1)
-    hint = f" Did you mean /{close[0]}?" if close else ""
-    await _tell(
-        service, client, f"Unknown verb /{verb}.{hint} Verbs: " + ", ".join(f"/{v}" for v in HELP)
-    )
+    suggestion = close[0] if close else None
+    await _tell(client, "unknown_verb", verb=verb[:40], suggestion=suggestion, verbs=list(HELP))
 
 
 def _named_seat(table: Table, name: str) -> int | None:
@@ -109,7 +111,7 @@ def _named_seat(table: Table, name: str) -> int | None:
 
 async def verb_say(service: RoomService, table: Table, client: Client, rest: str) -> None:
     if not rest:
-        await _tell(service, client, "Usage: /say TEXT")
+        await _tell(client, "usage", verb="say")
         return
     await service.say(table, client, rest)
 
@@ -121,12 +123,10 @@ async def verb_una(service: RoomService, table: Table, client: Client, rest: str
     game = table.game
     seat = table.engine_seat(client.player_id)
     if game is None or seat is None or game.hand_over:
-        await _tell(service, client, "UNO: there is no hand of yours to call it in")
+        await _tell(client, "uno_no_hand")
         return
     if uno_call(game, seat) is None:
-        await _tell(
-            service, client, f"UNO: nothing to call (you hold {len(game.hands[seat])} cards)"
-        )
+        await _tell(client, "uno_nothing", cards=len(game.hands[seat]))
         return
     await _act(service, table, client, "uno")
 
@@ -137,7 +137,7 @@ async def verb_challenge(service: RoomService, table: Table, client: Client, res
     game = table.game
     seat = table.engine_seat(client.player_id)
     if game is None or seat is None:
-        await _tell(service, client, "Only a player in the game challenges")
+        await _tell(client, "challenge_not_player")
         return
     legal = game.legal_actions(seat)
     named = _named_seat(table, rest) if rest else None
@@ -146,25 +146,16 @@ async def verb_challenge(service: RoomService, table: Table, client: Client, res
         return
     if rest:
         if named is None or named == seat:
-            others = ", ".join(n for i, n in enumerate(game.names) if i != seat)
-            await _tell(service, client, f"Nobody called {rest!r} to challenge; players: {others}")
+            others = [n for i, n in enumerate(game.names) if i != seat]
+            await _tell(client, "challenge_nobody", name=rest[:40], players=others)
             return
         await _act(service, table, client, str(Action.catch(named)))
         return
     catchable = [game.names[a.targets[0]] for a in legal if a.kind is Kind.CATCH]
     if not catchable:
-        await _tell(
-            service, client, "Nobody can be challenged now: nobody owes an UNO call or made a "
-            "false one. /challenge NAME to challenge anyway",
-        )  # fmt: skip
+        await _tell(client, "challenge_none")
         return
-    await client.send(
-        {
-            "type": "system",
-            "text": "Challenge whom? " + ", ".join(f"/challenge {n}" for n in catchable),
-            "choose": {"verb": "challenge", "names": catchable},
-        }
-    )
+    await _tell(client, "challenge_whom", names=catchable)
 
 
 async def verb_draw(service: RoomService, table: Table, client: Client, rest: str) -> None:
@@ -184,7 +175,7 @@ async def verb_pass(service: RoomService, table: Table, client: Client, rest: st
 
 async def verb_play(service: RoomService, table: Table, client: Client, rest: str) -> None:
     if not rest:
-        await _tell(service, client, "Usage: /play CARD [COLOR] [@SEAT ...] [uno]")
+        await _tell(client, "usage", verb="play")
         return
     await _act(service, table, client, f"play {rest}")
 
@@ -193,49 +184,48 @@ async def verb_color(service: RoomService, table: Table, client: Client, rest: s
     """Report the current color (BYOND's /color); naming one is the picker's (/pick)."""
     game = table.game
     if game is None:
-        await _tell(service, client, "No game is being played: there is no color yet")
+        await _tell(client, "color_no_game")
         return
-    top = game.discard[-1].name
-    if game.color is None:
-        text = f"No color is named yet (the top card is {top})"
-    else:
-        text = f"The color is {game.color.word} (the top card is {top})"
-    if rest:
-        text += f". To name a color use the color picker or /pick {rest}"
-    await _tell(service, client, text)
+    color = game.color.value if game.color is not None else None
+    await _tell(client, "color", color=color, top=game.discard[-1].code, asked=bool(rest))
 
 
 async def verb_pick(service: RoomService, table: Table, client: Client, rest: str) -> None:
     if not rest:
-        await _tell(service, client, "Usage: /pick red|yellow|green|blue")
+        await _tell(client, "usage", verb="pick")
         return
     await _act(service, table, client, f"color {rest}")
 
 
 async def verb_who(service: RoomService, table: Table, client: Client, rest: str) -> None:
-    """One line per person: the seated (cards and points during a game), then watchers."""
+    """One entry per person: the seated (cards and points during a game), then watchers."""
     game = table.game
     here = {c.player_id for c in service.connected(table)}
-    lines = []
+    people = []
     for index, info in enumerate(table.seats):
         if info is None:
             continue
-        if info.bot:
-            what = "computer player" + (f" for {info.name}, who left" if info.stand_in else "")
-        else:
-            what = "player" + (", on auto" if info.auto else "")
-            what += "" if info.player_id in here else ", away"
-        if info.player_id is not None and info.player_id == table.host_id:
-            what += ", host"
-        extra = ""
+        cards = points = None
         if game is not None and index in table.game_seats:
             gs = table.game_seats.index(index)
-            extra = f", {len(game.hands[gs])} cards, {game.scores[gs]} points"
-        lines.append(f"{info.name}: seat {index + 1}, {what}{extra}")
+            cards, points = len(game.hands[gs]), game.scores[gs]
+        people.append(
+            p.Who(
+                info.name,
+                "bot" if info.bot else "player",
+                seat=index,
+                auto=info.auto,
+                away=not info.bot and info.player_id not in here,
+                host=info.player_id is not None and info.player_id == table.host_id,
+                stand_in=info.stand_in,
+                cards=cards,
+                points=points,
+            )
+        )
     for watcher in sorted(table.spectators, key=lambda s: service.names.get(s, "?").casefold()):
-        away = "" if watcher in here else ", away"
-        lines.append(f"{service.names.get(watcher, '?')}: watching{away}")
-    await _tell(service, client, "\n".join(lines))
+        name = service.names.get(watcher, "?")
+        people.append(p.Who(name, "watcher", away=watcher not in here))
+    await _tell(client, "who", people=people)
 
 
 async def verb_auto(service: RoomService, table: Table, client: Client, rest: str) -> None:
@@ -258,19 +248,22 @@ async def verb_endhand(service: RoomService, table: Table, client: Client, rest:
 
 
 async def verb_info(service: RoomService, table: Table, client: Client, rest: str) -> None:
-    """The help: one line per verb."""
-    lines = [f"Table {table.code}: {table.rules}", *(f"/{v} - {what}" for v, what in HELP.items())]
-    await _tell(service, client, "\n".join(lines))
+    """The help: the table, its rules, and every verb (each front end says what it does)."""
+    rules = table.rules.to_json()
+    await _tell(
+        client, "game_info", table=table.code, preset=table.rules.preset, rules=rules,
+        verbs=list(HELP),
+    )  # fmt: skip
 
 
 async def verb_set_icon(service: RoomService, table: Table, client: Client, rest: str) -> None:
-    # A client with an icon chooser opens it ("open"); the text is for the others.
-    await client.send({"type": "system", "text": HELP["set-icon"], "open": "icon"})
+    # A client with an icon chooser opens it; the others say how to set one.
+    await _tell(client, "set_icon")
 
 
 async def verb_reset_icon(service: RoomService, table: Table, client: Client, rest: str) -> None:
     await service.reset_icon(client)
-    await _tell(service, client, "Your icon is one of the game's own now, until you log in again")
+    await _tell(client, "icon_reset")
 
 
 async def verb_leave(service: RoomService, table: Table, client: Client, rest: str) -> None:

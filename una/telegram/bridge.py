@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import html
 import logging
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +47,7 @@ from una.telegram.cards import HEIGHT, WIDTH
 from una.telegram.i18n import (
     COLOR_EMOJI,
     LANGS,
+    TEXTS,
     card_label,
     color_label,
     describe,
@@ -68,7 +68,6 @@ MAX_LINES_INLINE = 60
 TARGETS = (100, 200, 300, 500, 1000)
 #: The bot levels /settings offers, weakest first: registry specs (una.bots.make_bot).
 BOT_LEVELS = ("heuristic:3", "heuristic", "strong", "strong:hard")
-_BOT_NAME = re.compile(r"-(\d+)$")
 
 #: Settings keys of the /settings keyboard: key -> (switch, the two values it toggles between).
 TOGGLES: dict[str, tuple[str, tuple[Any, Any]]] = {
@@ -299,13 +298,12 @@ class TelegramUna:
                 board = rt.dms.get(uid)
                 if board is not None:
                     board.touch()
-        elif kind == "system" and uid == OBSERVER_ID:
-            text = str(message.get("text", ""))
-            lang = rt.state.lang
-            if " timed out " in text and ": auto on" in text:
-                rt.notes.append(t(lang, "auto_on", name=html.escape(text.split(" timed out")[0])))
-            elif " timed out" in text:
-                rt.notes.append(t(lang, "timed_out", name=html.escape(text.split(" timed out")[0])))
+        elif kind == "notice" and uid == OBSERVER_ID:
+            # the room service's notices are data: a code and its arguments
+            if message["code"] == "timed_out":
+                args = message["args"]
+                key = "auto_on" if args["auto"] else "timed_out"
+                rt.notes.append(t(rt.state.lang, key, name=html.escape(args["name"])))
             rt.board.touch()
 
     def _observed(self, rt: ChatRuntime) -> None:
@@ -949,21 +947,20 @@ class TelegramUna:
     # ------------------------------------------------------------ rendering
 
     def _names(self, table: Table) -> list[str]:
-        """Display names of the game's players (HTML-escaped): computer players as 🤖."""
+        """Display names of the game's players (HTML-escaped): the computer players the
+        table seated as 🤖 1, 🤖 2... in their order (one standing in for a person who left
+        keeps her name)."""
         game = table.game
         assert game is not None
+        rt = self.runtime_of_table(table.code)
+        lang = rt.state.lang if rt else "en"
         names: list[str] = []
+        bots = 0
         for seat, name in enumerate(game.names):
             info = table.seat_info(seat)
-            match = _BOT_NAME.search(name)
-            if (
-                info.bot is not None
-                and info.player_id is None
-                and match
-                and name.startswith(self.options.bot_kind.split(":")[0])
-            ):
-                lang = self.runtime_of_table(table.code)
-                names.append(t(lang.state.lang if lang else "en", "bot_name", n=match.group(1)))
+            if info.bot is not None and not info.stand_in:
+                bots += 1
+                names.append(t(lang, "bot_name", n=bots))
             else:
                 names.append(html.escape(name))
         return names
@@ -1256,7 +1253,14 @@ def _clip(text: str, limit: int = 4000) -> str:
 
 
 def _error_text(lang: str, answers: list[dict[str, Any]], escape: bool = True) -> str:
-    """The first error among the service's answers (HTML-escaped for a message)."""
+    """The first error among the service's answers, worded from its code when the catalogue
+    has it (``err_<code>``), else the server's sentence (HTML-escaped for a message)."""
     errors = [m for m in answers if m.get("type") == "error"]
+    if errors and f"err_{errors[0]['code']}" in TEXTS:
+        args = {k: html.escape(str(v)) if escape else v for k, v in errors[0]["args"].items()}
+        try:
+            return t(lang, f"err_{errors[0]['code']}", **args)
+        except (KeyError, IndexError):
+            pass  # an argument the text needs is missing: the sentence will do
     message = str(errors[0].get("message", "?")) if errors else "?"
     return t(lang, "error", message=html.escape(message) if escape else message)

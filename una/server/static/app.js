@@ -5,7 +5,9 @@ import { avatar } from "./avatar.js";
 import { installDefs } from "./cards.js";
 import { $, h, replace } from "./dom.js";
 import { getLang, setLang, t } from "./i18n.js";
+import { errorText, noticeText, replyText } from "./messages.js";
 import { applyLobby, LobbyView } from "./lobby.js";
+import { fetchRules } from "./rules.js";
 import { Connection } from "./net.js";
 import { ProfileDialog } from "./profile.js";
 import { ReplayView } from "./replay.js";
@@ -139,6 +141,9 @@ class App {
 
   start() {
     installDefs();
+    // the rules' words (card names, switch labels) are the server's: when they come, the
+    // screen is said again with them
+    fetchRules(() => this.relabel());
     this.initSettings();
     $("#lang-toggle").addEventListener("click", () => this.changeLang(getLang() === "ru" ? "en" : "ru"));
     $("#theme-toggle").addEventListener("click", () => this.toggleTheme());
@@ -234,10 +239,14 @@ class App {
       case "chat":
         this.tableView?.chat.add({ kind: "chat", from: m.from, text: m.text, playerId: m.player_id });
         break;
-      case "system":
-        if (this.tableView && this.screen === "table") this.tableView.chat.add({ kind: "system", text: m.text, choose: m.choose });
-        else this.toast(m.text);
-        if (m.open === "icon") this.profile.open();
+      case "notice":
+        if (this.tableView && this.screen === "table") this.tableView.chat.add({ kind: "notice", notice: m });
+        else this.toast(noticeText(m));
+        break;
+      case "reply":
+        if (this.tableView && this.screen === "table") this.tableView.chat.add({ kind: "reply", reply: m });
+        else this.toast(replyText(m).text);
+        if (m.code === "set_icon") this.profile.open();
         break;
       case "icon":
         if (this.player) {
@@ -328,7 +337,8 @@ class App {
     document.body.dataset.phase = m.view ? m.view.phase : m.table.status;
     if (this.screen !== "table" || !this.tableView) this.showTable();
     if (!prev && m.events?.length === 0) this.tableView.chat.add({ kind: "system", text: t("table.code", { code: m.table.code }) });
-    if (!this.linesLoaded) for (const line of m.events || []) this.tableView.chat.add({ kind: "event", text: line });
+    const names = m.view ? m.view.players : null;
+    if (!this.linesLoaded) for (const event of m.events || []) this.tableView.chat.add({ kind: "event", event, names });
     this.linesLoaded = false;
     this.tableView.update(m, prev);
   }
@@ -340,20 +350,23 @@ class App {
     if (about === "start" && m.code === "playing" && this.state?.view && !["hand_over", "match_over"].includes(this.state.view.phase)) return;
     if (m.code === "bad_token" || (about === "hello" && m.code !== "rate_limited")) {
       store.remove("token");
-      this.showLogin(m.message);
+      this.showLogin(errorText(m));
       return;
     }
     if (this.connectionStatus !== "open" && this.welcomed) this.setStatus("open");
     if ((about === "resume" || about === "join" || about === "watch") && m.code === "no_table") {
       this.forgetTable();
-      this.toast(m.message, "error");
+      this.toast(errorText(m), "error");
       this.goLobby();
       return;
     }
+    // the server's English sentence, for whoever reads the console
+    console.info(`refused (${m.code}): ${m.message}`);
+    const names = this.state?.view?.players || null;
     // "stale": somebody acted first; the new state is on its way (not an alarming refusal)
-    this.toast(m.message || m.code, m.code === "stale" ? "info" : "error");
+    this.toast(errorText(m, names), m.code === "stale" ? "info" : "error");
     if (this.screen === "table" && this.tableView) {
-      this.tableView.chat.add({ kind: "error", text: m.message || m.code });
+      this.tableView.chat.add({ kind: "error", error: m, names });
       this.tableView.refused(m);
     }
   }

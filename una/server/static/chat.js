@@ -3,7 +3,9 @@
 
 import { avatar } from "./avatar.js";
 import { h, replace } from "./dom.js";
-import { getLang, t, translateEvent, VERBS } from "./i18n.js";
+import { getLang, t, VERBS } from "./i18n.js";
+import { rulesSummary } from "./rules.js";
+import { errorText, eventText, noticeText, replyText } from "./messages.js";
 
 const MAX_LINES = 400;
 
@@ -68,9 +70,11 @@ export class ChatPanel {
     this.entries = [];
     for (const line of lines) {
       if (line.type === "chat") this.entries.push({ kind: "chat", from: line.from, text: line.text, playerId: line.player_id });
-      else if (line.type === "event") this.entries.push({ kind: "event", text: line.text });
-      else this.entries.push({ kind: "system", text: line.text });
+      else if (line.type === "event") this.entries.push({ kind: "event", event: line.event });
+      else if (line.type === "notice") this.entries.push({ kind: "notice", notice: line });
     }
+    // their players' names come with the table's state (the lines may come first)
+    this.unnamed = !this.names();
     this.entries = this.entries.slice(-MAX_LINES);
     replace(this.logEl, this.entries.map((entry) => this.line(entry)));
     this.logEl.scrollTop = this.logEl.scrollHeight;
@@ -92,22 +96,37 @@ export class ChatPanel {
     }
   }
 
+  /** The players' names of the game on screen (events name seats). */
+  names() {
+    return this.tableView.state?.view?.players || null;
+  }
+
   line(entry) {
     const time = entry.time ? entry.time.toLocaleTimeString(getLang(), { hour: "2-digit", minute: "2-digit" }) : "";
     const stamp = h("time", { class: "stamp" }, time);
+    const names = entry.names || this.names();
     switch (entry.kind) {
       case "chat":
         return h("li", { class: ["msg", "chat-msg", entry.playerId === this.app.player?.id && "mine"] },
           stamp, h("b", { class: "from" }, entry.from), ": ", h("span", { class: "text" }, entry.text));
       case "event":
-        return h("li", { class: "msg event" }, stamp, h("span", { class: "text" }, translateEvent(entry.text)));
+        return h("li", { class: "msg event" }, stamp, h("span", { class: "text" }, eventText(entry.event, names)));
       case "error":
-        return h("li", { class: "msg error" }, stamp, h("span", { class: "text" }, entry.text));
-      default:
-        return h("li", { class: "msg system" }, stamp, h("span", { class: "text" }, entry.text),
-          entry.choose ? h("span", { class: "choose" }, ` ${t("chat.choose")} `, entry.choose.names.map((name) =>
+        return h("li", { class: "msg error" }, stamp, h("span", { class: "text" }, entry.error ? errorText(entry.error, names) : entry.text));
+      case "notice":
+        return h("li", { class: "msg system notice", dataset: { code: entry.notice.code } }, stamp,
+          h("span", { class: "text" }, noticeText(entry.notice)));
+      case "reply": {
+        const { text, items } = replyText(entry.reply, { verbHelp: this.verbs(), rulesText: rulesSummary });
+        const choose = entry.reply.code === "challenge_whom" ? entry.reply.args.names : null;
+        return h("li", { class: "msg system reply", dataset: { code: entry.reply.code } }, stamp, h("span", { class: "text" }, text),
+          items ? h("ul", { class: "reply-items" }, items.map((item) => h("li", {}, item))) : null,
+          choose ? h("span", { class: "choose" }, ` ${t("chat.choose")} `, choose.map((name) =>
             h("button", { type: "button", class: "tiny choose-name", dataset: { name },
-              onclick: () => this.app.send({ type: "chat", text: `/${entry.choose.verb} ${name}` }) }, name))) : null);
+              onclick: () => this.app.send({ type: "chat", text: `/challenge ${name}` }) }, name))) : null);
+      }
+      default:
+        return h("li", { class: "msg system" }, stamp, h("span", { class: "text" }, entry.text));
     }
   }
 
@@ -168,6 +187,11 @@ export class ChatPanel {
 
   updatePeople(state) {
     this.state = state;
+    if (this.unnamed && state.view) {
+      this.unnamed = false;
+      replace(this.logEl, this.entries.map((entry) => this.line(entry)));
+      this.logEl.scrollTop = this.logEl.scrollHeight;
+    }
     const table = state.table;
     const view = state.view;
     const isHost = this.app.player && table.host_id === this.app.player.id;

@@ -1,5 +1,8 @@
 // English and Russian. t("key", {param}) looks the key up in the current language.
-// Event lines come from the server in English; translateEvent() renders them in Russian.
+// The server's own messages (events, notices, replies, errors) are data, worded in
+// messages.js.
+
+import { cardLabel, setRulesLang } from "./rules.js";
 
 const EN = {
   "app.title": "Una",
@@ -59,6 +62,8 @@ const EN = {
   "bot.level.normal": "normal",
   "bot.level.hard": "hard",
   "table.code": "Table {code}",
+  "table.handno": "Hand {n}",
+  "table.target": "to {n} points",
   "table.copy": "Copy invite link",
   "table.copied": "Invite link copied",
   "table.leave": "Leave",
@@ -272,6 +277,8 @@ const RU = {
   "bot.level.easy": "лёгкий",
   "bot.level.normal": "обычный",
   "bot.level.hard": "сложный",
+  "table.handno": "Раздача {n}",
+  "table.target": "игра до {n} очков",
   "table.code": "Стол {code}",
   "table.copy": "Скопировать ссылку-приглашение",
   "table.copied": "Ссылка скопирована",
@@ -434,6 +441,7 @@ let lang = "en";
 
 export function setLang(value) {
   lang = DICTS[value] ? value : "en";
+  setRulesLang(lang);
   document.documentElement.lang = lang;
 }
 
@@ -448,121 +456,23 @@ export function t(key, params = {}) {
 
 // ------------------------------------------------------------------------------- card names
 
-const EN_SYMBOLS = {
-  S: "Skip", R: "Reverse", D2: "Draw Two", D4: "Draw Four", SP: "Draw Spreader",
-  RD2: "Reverse Draw Two", DB2: "Delayed Blast Draw Two", RR: "Reverse Reverse",
-  RS: "Reverse Skip", SS: "Double Skip", W: "Wild", W4: "Wild Draw Four", CL: "Colourless",
-  NAGA: "Nagasaki", WDD: "Draw Double Wild", WR4: "Reverse Draw Four Wild",
-  WB4: "Delayed Blast Draw Four Wild", WMY: "Mystery Wild", WTP: "Target Practice Wild",
-  HOLY: "Holy Defender", QUIT: "Quitter", SCREW: "Screwdriver", KOBE: "Kobe", BLEND: "Blender",
-  RAND: "Randomizer", TRADE: "Trader Joe", CHAIRS: "Musical Chairs", DANCE: "Dance Fever",
-  SPY: "Spy", DUNG: "Dung",
-};
-const RU_SYMBOLS = {
-  S: "«Пропусти ход»", R: "«Смени направление»", D2: "«Возьми 2»", D4: "«Возьми 4»",
-  SP: "«Раздай 2»", RD2: "«Разворот +2»", DB2: "«Отложенный +2»", RR: "«Двойной разворот»",
-  RS: "«Разворот с пропуском»", SS: "«Двойной пропуск»", W: "«Джокер»", W4: "«Джокер +4»",
-  CL: "«Бесцветная»", NAGA: "«Нагасаки»", WDD: "«Джокер ×2»", WR4: "«Джокер разворот +4»",
-  WB4: "«Джокер отложенный +4»", WMY: "«Джокер-загадка»", WTP: "«Джокер-мишень»",
-  HOLY: "«Святой защитник»", QUIT: "«Выход из игры»", SCREW: "«Отвёртка»", KOBE: "«Кобе»",
-  BLEND: "«Блендер»", RAND: "«Рандомайзер»", TRADE: "«Обмен»", CHAIRS: "«Музыкальные стулья»",
-  DANCE: "«Танцевальная лихорадка»", SPY: "«Шпион»", DUNG: "«Навоз»",
-};
-const EN_COLORS = { R: "red", Y: "yellow", G: "green", B: "blue" };
-const RU_COLORS_FEM = { R: "красная", Y: "жёлтая", G: "зелёная", B: "синяя" };
-const FIXED = new Set(["W", "W4", "CL", "NAGA", "WDD", "WR4", "WB4", "WMY", "WTP", "HOLY", "QUIT",
-  "SCREW", "KOBE", "BLEND", "RAND", "TRADE", "CHAIRS", "DANCE", "SPY", "DUNG"]);
-const COLORED = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "D2", "D4", "SP",
-  "RD2", "DB2", "RR", "RS", "SS"];
-
-function nameIn(code, which) {
-  const upper = String(code).toUpperCase();
-  if (FIXED.has(upper)) return which === "ru" ? RU_SYMBOLS[upper] : EN_SYMBOLS[upper];
-  const color = upper[0];
-  const symbol = upper.slice(1);
-  if (which === "ru") {
-    const word = /^[0-9]$/.test(symbol) ? symbol : RU_SYMBOLS[symbol] || symbol;
-    return `${RU_COLORS_FEM[color] || color} ${word}`;
-  }
-  const word = /^[0-9]$/.test(symbol) ? symbol : EN_SYMBOLS[symbol] || symbol;
-  return `${EN_COLORS[color] || color} ${word}`;
-}
-
-/** A card's readable name in the current language: "red 5", "красная 5". */
+/** A card's readable name in the current language: "red 5", "красная 5" (GET /api/rules). */
 export function cardName(code) {
-  return nameIn(code, lang);
+  return cardLabel(code);
 }
 
 export function colorName(color) {
   return t(`color.${color}`);
 }
 
-// English card name (as in event lines) -> code
-const BY_EN_NAME = new Map();
-for (const code of FIXED) BY_EN_NAME.set(EN_SYMBOLS[code].toLowerCase(), code);
-for (const color of Object.keys(EN_COLORS)) {
-  for (const symbol of COLORED) BY_EN_NAME.set(nameIn(color + symbol, "en").toLowerCase(), color + symbol);
-}
-const RU_COLOR_WORD = { red: "красный", yellow: "жёлтый", green: "зелёный", blue: "синий" };
-
-function ruCard(english) {
-  const code = BY_EN_NAME.get(english.trim().toLowerCase());
-  return code ? nameIn(code, "ru") : english;
-}
-
-function ruColor(word) {
-  return RU_COLOR_WORD[word] || word;
-}
-
-const WHY = { penalty: "штраф", challenge: "блеф", catch: "не сказал(а) УНО", "bad catch": "ложная поимка" };
-
-/** [regex, (match) => Russian line] for every event line the engine writes. */
-const RU_EVENTS = [
-  [/^Hand (\d+): (.+) deals$/, (m) => `Раздача ${m[1]}: сдаёт ${m[2]}`],
-  [/^(.+) is turned up$/, (m) => `Открыта карта: ${ruCard(m[1])}`],
-  [/^(.+) goes back into the pile \((.+)\)$/, (m) => `${ruCard(m[1])} уходит обратно в колоду`],
-  [/^(.+) plays (.+) and names (red|yellow|green|blue)$/, (m) => `${m[1]} ходит: ${ruCard(m[2])}, цвет — ${ruColor(m[3])}`],
-  [/^(.+) plays (.+)$/, (m) => `${m[1]} ходит: ${ruCard(m[2])}`],
-  [/^(.+) draws (a card|\d+ cards)( \(([^)]*)\))?( \[(.+)\])?$/, (m) => {
-    const count = m[2] === "a card" ? "1 карту" : `${m[2].split(" ")[0]} карт`;
-    const shown = m[4] ? ` (${m[4]})` : "";
-    const why = m[6] ? ` [${WHY[m[6]] || m[6]}]` : "";
-    return `${m[1]} берёт ${count}${shown}${why}`;
-  }],
-  [/^(.+) passes$/, (m) => `${m[1]} пасует`],
-  [/^(.+) names (red|yellow|green|blue)$/, (m) => `${m[1]} называет цвет: ${ruColor(m[2])}`],
-  [/^the color goes back to (.+)$/, (m) => `цвет возвращается: ${ruColor(m[1])}`],
-  [/^(.+) is skipped$/, (m) => `${m[1]} пропускает ход`],
-  [/^play goes clockwise$/, () => "игра идёт по часовой стрелке"],
-  [/^play goes counter-clockwise$/, () => "игра идёт против часовой стрелки"],
-  [/^(.+) must draw (\d+) or answer$/, (m) => `${m[1]} должен(на) взять ${m[2]} или ответить`],
-  [/^(.+) and (.+) swap hands$/, (m) => `${m[1]} и ${m[2]} меняются картами`],
-  [/^every hand passes on: (.+)$/, (m) => `все передают карты дальше: ${m[1].replace(/'s to /g, " → ")}`],
-  [/^every hand is pooled, shuffled and dealt back$/, () => "все карты собраны, перемешаны и розданы заново"],
-  [/^new seating: (.+)$/, (m) => `новая рассадка: ${m[1]}`],
-  [/^(.+) quits? the hand$/, (m) => `${m[1].replace(/ and /g, " и ")} выходят из раздачи`],
-  [/^(.+) challenges (.+): guilty$/, (m) => `${m[1]} обвиняет в блефе игрока ${m[2]}: блеф!`],
-  [/^(.+) challenges (.+): innocent$/, (m) => `${m[1]} обвиняет в блефе игрока ${m[2]}: всё честно`],
-  [/^(.+) shows (.+): (.*)$/, (m) => `${m[1]} показывает карты игроку ${m[2]}: ${m[3]}`],
-  [/^(.+) calls UNO$/, (m) => `${m[1]}: «УНО!»`],
-  [/^(.+) catches (.+) without UNO$/, (m) => `${m[1]} ловит игрока ${m[2]} без УНО`],
-  [/^(.+) wrongly catches (.+?): (.+)$/, (m) => `${m[1]} ошибочно ловит игрока ${m[2]}: ${m[3]}`],
-  [/^the discard pile is shuffled into a new draw pile of (\d+)$/, (m) => `сброс перемешан в новую колоду (${m[1]} карт)`],
-  [/^the hand is ended: everyone takes the points in her hand\. Scores: (.+)$/, (m) =>
-    `раздача окончена досрочно: каждый получает очки за свои карты. Очки: ${m[1]}`],
-  [/^(the hand is blocked; )?(.+) wins the hand\. Scores: (.+)$/, (m) =>
-    `${m[1] ? "раздача зашла в тупик; " : ""}раздачу выиграл(а) ${m[2]}. Очки: ${m[3]}`],
-  [/^(.+) wins the match$/, (m) => `${m[1]} выигрывает игру!`],
-];
-
-/** An engine event line in the current language. */
-export function translateEvent(line) {
-  if (lang !== "ru") return line;
-  for (const [pattern, render] of RU_EVENTS) {
-    const match = pattern.exec(line);
-    if (match) return render(match);
-  }
-  return line;
+/** ``n`` cards, with the Russian plural: "1 card", "3 карты", "5 карт". */
+export function plural(n) {
+  if (lang !== "ru") return n === 1 ? t("table.card1") : t("table.cards", { n });
+  const tens = n % 100;
+  const ones = n % 10;
+  if (ones === 1 && tens !== 11) return `${n} карту`;
+  if (ones >= 2 && ones <= 4 && (tens < 12 || tens > 14)) return `${n} карты`;
+  return `${n} карт`;
 }
 
 // Chat verbs with a one-line explanation (as the server's /help lists them).
@@ -605,66 +515,4 @@ export const VERBS = {
     "reset-icon": "случайный значок из игры, до следующего входа",
     leave: "выйти из-за стола",
   },
-};
-
-// What each special card does, in Russian (English comes from GET /api/rules "cards"), by symbol.
-export const CARD_HELP_RU = {
-  D4: "Следующий игрок берёт 4 карты и пропускает ход. Не джокер: кладётся на свой цвет или на другую «+4»; обвинить в блефе нельзя.",
-  DB2: "Следующий игрок пропускает ход, а за ним игрок берёт 2 карты и пропускает ход.",
-  BLEND: "Руки перемешиваются: каждый получает целиком чью-то чужую руку.",
-  RD2: "Смена направления, затем следующий игрок в новом направлении берёт 2 карты и пропускает ход.",
-  RR: "Дважды меняет направление: ничего не происходит, это просто ход.",
-  RS: "Смена направления, затем следующий игрок в новом направлении пропускает ход.",
-  SP: "Все остальные игроки берут по 2 карты по порядку; сыгравший ходит ещё раз. Последней картой — остальные всё равно берут.",
-  SS: "Следующие два игрока пропускают ход (вдвоём — обычный пропуск).",
-  CHAIRS: "Все игроки пересаживаются на новые места; игра идёт дальше от сыгравшего в новом порядке до конца игры.",
-  CL: "Кладётся на что угодно (кроме штрафа). Без цвета и числа: следующей можно положить любую цветную карту, и её цвет станет текущим.",
-  DANCE: "Сыгравший меняется местами с выбранным игроком или танцует один.",
-  DUNG: "Можно сыграть только последней картой. Если осталась в руке в конце раздачи, очки за руку не меньше наибольших очков другого игрока.",
-  HOLY: "В ответ на джокер со штрафом весь штраф переходит к игроку после вас. Оставшись в руке в конце, делит ваши очки за руку пополам.",
-  KOBE: "Пока она у вас, другие карты играть нельзя (и отвечать ими тоже), пока не сыграете «Кобе» — на жёлтую или на 8.",
-  NAGA: "Каждый, включая сыгравшего, берёт столько карт, сколько у него в руке. Цвет не меняется. Последней картой не выигрывает: сыгравший берёт 2.",
-  QUIT: "Сыгравший и выбранный им игрок сразу выходят из раздачи; их карты откладываются и считаются в конце раздачи.",
-  RAND: "Все карты на руках собираются, перемешиваются и раздаются заново; у каждого столько же карт.",
-  SCREW: "В ответ на джокер со штрафом весь штраф берёт тот, кто сыграл последний джокер.",
-  SPY: "Сыгравший и выбранный им игрок видят карты друг друга до конца раздачи.",
-  TRADE: "Сыгравший меняется картами с выбранным игроком.",
-  WB4: "Как «Джокер +4», но сначала пропускает следующего игрока: берёт тот, кто за ним.",
-  WDD: "Джокер, удваивающий штраф от джокеров; без штрафа — обычный джокер.",
-  WMY: "Как «Джокер +4», но берут столько, какое число было на предыдущей верхней карте (без числа — 4; 0 — обычный джокер).",
-  WR4: "Смена направления, затем как «Джокер +4» для следующего игрока в новом направлении.",
-  WTP: "Джокер: сыгравший сам выбирает, кто берёт каждую из 4 карт (и штраф, если он был). Останавливает накопление штрафа; обвинить в блефе нельзя.",
-};
-
-// One-line explanations of the switches in Russian (English ones come with the rules data).
-export const SWITCH_RU = {
-  stack_draw_two: "на «Возьми 2» можно ответить «Возьми 2»; сумма переходит дальше",
-  stack_draw_four: "на «Джокер +4» можно ответить «Джокером +4»",
-  stack_cross: "«Джокером +4» можно ответить на «Возьми 2» (но не наоборот)",
-  jump_in: "игрок с точно такой же картой, как верхняя, может вмешаться вне очереди",
-  seven_zero: "0 — все передают карты дальше; 7 — обмен картами с выбранным игроком",
-  draw_until_playable: "берёшь карты, пока не придёт подходящая",
-  voluntary_draw: "можно взять карту, даже если есть чем ходить",
-  play_drawn: "взятую карту можно сыграть, нужно сыграть или нельзя",
-  uno_call: "УНО говорит сам игрок (и его можно поймать) или автоматически",
-  uno_window: "забывшего УНО можно поймать до хода следующего или до его собственного хода",
-  false_uno_penalty: "ложное УНО (больше одной карты) наказывается как пропущенное",
-  bad_catch_penalty: "ошибочная поимка стоит ловящему 2 карты",
-  challenge: "блеф «Джокером +4» разрешён, и его можно проверить (выкл.: запрещён)",
-  guilty_color: "после пойманного блефа названный цвет остаётся или возвращается",
-  challenge_reveal: "после пойманного блефа проверявший видит те карты до конца раздачи",
-  wd4_rule: "«Джокер +4» можно, если нет карт текущего цвета (или ещё и того же числа)",
-  finish: "раздача кончается, когда кто-то вышел, или играется до последнего",
-  scoring: "подсчёт очков: победитель забирает всё, штрафные, сброшенное минус рука, без очков",
-  target: "сколько очков нужно, чтобы игра закончилась",
-  first_player: "первым ходит сосед сдающего или случайный игрок",
-  players: "наименьшее и наибольшее число мест",
-  cards: "карты-мутанты BYOND в колоде: семейство → количество",
-};
-
-export const PRESET_RU = {
-  standard: "Официальные правила",
-  alupula: "Алупула УНО",
-  telegram: "Телеграм-бот (RU)",
-  byond: "Una для BYOND",
 };

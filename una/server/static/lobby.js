@@ -1,43 +1,10 @@
 // The lobby: open tables (join or watch), join by code, open a replay, create a table.
 
 import { h, replace } from "./dom.js";
-import { getLang, PRESET_RU, SWITCH_RU, t } from "./i18n.js";
-import { RULES as EMBEDDED } from "./rules-data.js";
+import { getLang, t } from "./i18n.js";
+import { fetchRules, presetTitle, rules, rulesSummary, switchHelp, switchLabel, switchValue } from "./rules.js";
 
-/** The presets and switches: from the server's GET /api/rules when it has one, else embedded. */
-let rulesData = EMBEDDED;
-let rulesAsked = false;
-
-export async function fetchRules(onLoaded) {
-  if (rulesAsked) return;
-  rulesAsked = true;
-  try {
-    const response = await fetch("/api/rules", { headers: { Accept: "application/json" } });
-    if (!response.ok) return;
-    const data = await response.json();
-    if (data && data.presets && data.switches) {
-      rulesData = { bots: EMBEDDED.bots, ...data };
-      onLoaded();
-    }
-  } catch {
-    /* the embedded list stays */
-  }
-}
-
-export function rules() {
-  return rulesData;
-}
-
-export function presetTitle(name) {
-  const preset = rulesData.presets[name];
-  if (getLang() === "ru" && PRESET_RU[name]) return PRESET_RU[name];
-  return preset ? preset.title : name;
-}
-
-function switchText(name) {
-  if (getLang() === "ru" && SWITCH_RU[name]) return SWITCH_RU[name];
-  return rulesData.switches[name]?.description || "";
-}
+export { fetchRules, presetTitle, rules };
 
 /**
  * The lobby the server sent: a page ("lobby"), then that page's changes ("lobby_table": a
@@ -111,8 +78,8 @@ export class LobbyView {
           h("span", { class: "code" }, table.code),
           h("span", { class: ["status", `status-${table.status}`] }, t(`lobby.status.${table.status}`))),
         h("div", { class: "lobby-table-facts" }, facts.join(" · ")),
-        table.rules_text && table.rules_text !== table.preset
-          ? h("div", { class: "lobby-table-rules" }, table.rules_text) : null,
+        typeof table.rules === "object" && Object.keys(table.rules).length > 1
+          ? h("div", { class: "lobby-table-rules" }, rulesSummary(table.rules)) : null,
         h("div", { class: "lobby-table-actions" },
           canJoin ? h("button", { class: "primary join", onclick: () => this.app.send({ type: "join", table: table.code }) }, t("lobby.join")) : null,
           h("button", { class: "watch", onclick: () => this.app.send({ type: "watch", table: table.code }) }, t("lobby.watch"))));
@@ -180,7 +147,7 @@ export class LobbyView {
   // -------------------------------------------------------------------------- create form
 
   defaults(preset) {
-    const info = rulesData.presets[preset] || rulesData.presets.standard;
+    const info = rules().presets[preset] || rules().presets.standard;
     const sw = info.switches || {};
     return {
       name: "", preset, seats: Math.min(4, info.players?.[1] ?? 10), bots: 2, bot: "heuristic",
@@ -191,7 +158,7 @@ export class LobbyView {
   createPanel() {
     if (!this.values) this.values = this.defaults("standard");
     const v = this.values;
-    const preset = rulesData.presets[v.preset] || rulesData.presets.standard;
+    const preset = rules().presets[v.preset] || rules().presets.standard;
     const [low, high] = preset.players || [2, 10];
     const field = (id, label, control, hint) => h("div", { class: "field" },
       h("label", { for: id }, label), control, hint ? h("div", { class: "hint" }, hint) : null);
@@ -201,12 +168,12 @@ export class LobbyView {
       if (name === v.preset) return;
       const kept = { name: v.name, bots: v.bots, bot: v.bot, timer: v.timer, public: v.public };
       this.values = { ...this.defaults(name), ...kept };
-      const info = rulesData.presets[name];
+      const info = rules().presets[name];
       const [lo, hi] = info.players || [2, 10];
       this.values.seats = Math.max(lo, Math.min(hi, v.seats));
       this.values.bots = Math.min(this.values.bots, this.values.seats - 1);
       this.render();
-    } }, Object.keys(rulesData.presets).map((name) =>
+    } }, Object.keys(rules().presets).map((name) =>
       h("option", { value: name, selected: name === v.preset }, presetTitle(name))));
 
     const number = (id, key, min, max) => h("input", { id, name: key, type: "number", min, max, value: v[key],
@@ -218,7 +185,7 @@ export class LobbyView {
       ["", "15", "30", "60", "120", "300"].map((value) => h("option", { value, selected: String(v.timer) === value },
         value ? t("create.timer.s", { n: value }) : t("create.timer.none"))));
 
-    const switchRows = Object.entries(rulesData.switches)
+    const switchRows = Object.entries(rules().switches)
       .filter(([name]) => !SKIP_SWITCHES.has(name))
       .map(([name, info]) => this.switchRow(name, info, v));
 
@@ -248,7 +215,7 @@ export class LobbyView {
 
   botChoices() {
     const out = [];
-    for (const [name, info] of Object.entries(rulesData.bots || {})) {
+    for (const [name, info] of Object.entries(rules().bots || {})) {
       out.push([name, t(`bot.${name}`)]);
       for (const level of info.levels || []) {
         // "strong" means its normal level; named levels are translated, numbers shown.
@@ -268,19 +235,19 @@ export class LobbyView {
       control = h("input", { type: "checkbox", id, name, checked: !!value,
         onchange: (event) => { v.switches[name] = event.target.checked; } });
       return h("div", { class: "switch" },
-        h("label", { class: "check", for: id }, control, h("code", {}, name)),
-        h("div", { class: "hint" }, switchText(name)));
+        h("label", { class: "check", for: id }, control, h("span", { class: "switch-label", title: name }, switchLabel(name))),
+        h("div", { class: "hint" }, switchHelp(name)));
     }
     control = h("select", { id, name, onchange: (event) => { v.switches[name] = event.target.value; } },
-      (info.choices || [value]).map((choice) => h("option", { value: choice, selected: choice === value }, choice)));
+      (info.choices || [value]).map((choice) => h("option", { value: choice, selected: choice === value }, switchValue(name, choice))));
     return h("div", { class: "switch" },
-      h("label", { for: id }, h("code", {}, name)), control,
-      h("div", { class: "hint" }, switchText(name)));
+      h("label", { for: id }, h("span", { class: "switch-label", title: name }, switchLabel(name))), control,
+      h("div", { class: "hint" }, switchHelp(name)));
   }
 
   create() {
     const v = this.values;
-    const preset = rulesData.presets[v.preset];
+    const preset = rules().presets[v.preset];
     const defaults = preset.switches || {};
     const rulesObj = { preset: v.preset };
     for (const [name, value] of Object.entries(v.switches)) {

@@ -7,7 +7,8 @@
 import { cardSvg, colorBadge } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
-import { cardName, colorName, t, translateEvent } from "./i18n.js";
+import { cardName, colorName, t } from "./i18n.js";
+import { eventText } from "./messages.js";
 import { parseAction, TableView } from "./table.js";
 
 function describe(code, players) {
@@ -239,7 +240,8 @@ export class ReplayView {
     const prev = previous !== null && previous !== undefined && this.views[previous] ? state(this.views[previous], previous) : null;
     this.table.update(state(view, this.step), prev && Math.abs(previous - this.step) === 1 ? prev : null);
     const lines = this.events && this.step > 0 ? this.events[this.step - 1] || [] : [];
-    replace(this.stageEl.querySelector(".replay-events"), lines.map((line) => h("li", {}, translateEvent(line))));
+    const names = this.players;
+    replace(this.stageEl.querySelector(".replay-events"), lines.map((event) => h("li", {}, eventText(event, names))));
   }
 
   renderDerived() {

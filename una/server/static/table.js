@@ -6,8 +6,8 @@ import { cardBack, cardSvg, colorBadge, COLOR_CODES, parseCard } from "./cards.j
 import { ChatPanel } from "./chat.js";
 import { h, replace, s } from "./dom.js";
 import { icon } from "./icons.js";
-import { CARD_HELP_RU, cardName, colorName, getLang, t } from "./i18n.js";
-import { fetchRules, presetTitle, rules } from "./lobby.js";
+import { cardName, colorName, t } from "./i18n.js";
+import { cardHelp as helpOf, fetchRules, rules, rulesSummary } from "./rules.js";
 
 /** "play W4 G @1 uno" -> {code, kind: "play", card: "W4", color: "G", targets: [1], uno: true} */
 export function parseAction(code) {
@@ -53,12 +53,16 @@ export function analyse(view) {
 
 const unique = (items) => [...new Set(items)];
 
-/** What a special card does (GET /api/rules "cards"; in Russian from CARD_HELP_RU), or ""
- * for a plain one. */
+/** What a special card does (GET /api/rules, in the current language), or "" for a plain one. */
 export function cardHelp(code) {
-  const english = rules().cards?.[code]?.description || "";
-  if (!english || getLang() !== "ru") return english;
-  return CARD_HELP_RU[parseCard(code).symbol] || english;
+  return helpOf(code, parseCard(code).symbol);
+}
+
+/** The score that ends the match, from a table's rules (a preset name or switches). */
+function targetOf(rulesValue) {
+  if (rulesValue && typeof rulesValue === "object" && rulesValue.target !== undefined) return rulesValue.target;
+  const preset = typeof rulesValue === "string" ? rulesValue : rulesValue?.preset;
+  return rules().presets[preset || "standard"]?.switches?.target;
 }
 
 export function scoringOf(rulesValue, presets) {
@@ -179,8 +183,11 @@ export class TableView {
     replace(this.barEl,
       h("div", { class: "table-title" },
         h("h1", { class: "table-name" }, !table.name || table.name === `Table ${table.code}` ? t("table.code", { code: table.code }) : table.name),
-        h("span", { class: "rules-text", title: table.rules_text || "" },
-          `${presetTitle(table.preset)}${table.rules_text && table.rules_text !== table.preset ? ` · ${table.rules_text.replace(/^\S+\s?/, "")}` : ""}`)),
+        h("span", { class: "rules-text", title: table.rules_text || "" }, rulesSummary(table.rules)),
+        h("span", { class: "match-facts" }, [
+          this.state?.view ? t("table.handno", { n: this.state.view.hand_number }) : null,
+          targetOf(table.rules) !== undefined ? t("table.target", { n: targetOf(table.rules) }) : null,
+        ].filter(Boolean).join(" · "))),
       h("div", { class: "table-bar-actions" }, copy, chatToggle,
         h("button", { class: "small danger leave", onclick: () => this.app.leave() }, t("table.leave"))));
   }

@@ -1,0 +1,51 @@
+"""The browser's keyed catalogues (i18n.js, messages.js): English and Russian have the same
+keys, and every server message type and code has its words. No browser needed: the files
+are read as text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from una.engine.events import EVENT_TYPES
+from una.server import protocol as p
+
+STATIC = Path(__file__).parents[2] / "una" / "server" / "static"
+KEY = re.compile(r'^\s*"([\w.-]+)":\s*"', re.M)
+KEYS_INLINE = re.compile(r'"([\w.-]+)":\s*"')
+
+
+def keys(source: str, name: str) -> set[str]:
+    """The keys of ``const NAME = { ... };`` in a JS file."""
+    start = source.index(f"const {name} = {{")
+    body = source[start : source.index("\n};", start)]
+    return set(KEYS_INLINE.findall(body))
+
+
+@pytest.mark.parametrize("file", ["i18n.js", "messages.js"])
+def test_english_and_russian_have_the_same_keys(file: str) -> None:
+    source = (STATIC / file).read_text()
+    en, ru = keys(source, "EN"), keys(source, "RU")
+    assert en and en == ru, {"only English": sorted(en - ru), "only Russian": sorted(ru - en)}
+
+
+def test_every_server_code_has_its_words() -> None:
+    source = (STATIC / "messages.js").read_text()
+    en = keys(source, "EN")
+    assert {f"err.{code}" for code in p.ERRORS} <= en, sorted({f"err.{c}" for c in p.ERRORS} - en)
+    for code in p.NOTICES:
+        assert any(key.startswith(f"notice.{code}") for key in en), code
+    for code in p.REPLIES:
+        assert any(key.startswith(f"reply.{code}") for key in en), code
+    for kind in EVENT_TYPES:
+        assert f'case "{kind}":' in source, f"eventText does not word {kind}"
+
+
+def test_the_client_keeps_no_copy_of_the_engines_tables() -> None:
+    names = {path.name for path in STATIC.iterdir()}
+    assert "rules-data.js" not in names
+    everything = "\n".join(path.read_text() for path in STATIC.glob("*.js"))
+    for copied in ("Draw Two", "Возьми 2", "translateEvent", "stack_draw_two:"):
+        assert copied not in everything, copied
