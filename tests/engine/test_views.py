@@ -85,3 +85,20 @@ def test_hand_result_is_shown_when_the_hand_ends() -> None:
 def test_no_such_seat() -> None:
     with pytest.raises(ValueError, match="no seat 5"):
         Game("standard", players=3).view_for(5)
+
+
+def test_every_hand_is_laid_open_once_the_hand_is_over() -> None:
+    import random
+
+    game = Game("standard", players=3, seed=11)
+    rng = random.Random(11)
+    while not game.hand_over:
+        assert game.view_for(None).end_hands is None and game.view_for(0).end_hands is None
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    left = [sorted(c.code for c in hand) for hand in game.hands]
+    assert any(left)  # the losers still hold cards
+    for seat in (None, 0, 1, 2):
+        shown = game.view_for(seat).to_json()["end_hands"]
+        assert [sorted(cards) for cards in shown] == left

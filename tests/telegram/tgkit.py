@@ -16,7 +16,7 @@ from una.engine import Card, Record
 from una.engine import events as ev
 from una.server.rooms import RoomService, Table
 from una.telegram.bridge import ChatRuntime, Options, TelegramUna
-from una.telegram.i18n import card_label, describe
+from una.telegram.i18n import card_label, describe, t
 from una.telegram.runner import PollingBot
 
 TOKEN = "123456:TEST-una-token"
@@ -155,7 +155,8 @@ class Harness:
             answer = await self.choose(dm, user, rng)
             if any(word in answer.get("text", "") for word in STALE):
                 continue
-            if "slow down" in answer.get("text", ""):  # the service's 10 actions a second
+            # The service's budget of actions a second, worded by the catalogue.
+            if answer.get("text") in (t("en", "err_rate_limited"), t("ru", "err_rate_limited")):
                 await asyncio.sleep(0.3)
                 continue
             if answer.get("text"):

@@ -50,13 +50,32 @@ def state(page: Any) -> Any:
     return page.evaluate("() => window.una.state")
 
 
+def her_turn(page: Any) -> None:
+    """Wait until it is the page's player's turn in a hand being played; the bot cannot
+    move then. Its first move may end a heads-up hand (a Quitter): then start a new game,
+    so that the game the test scores has one hand before its /endhand."""
+    over = "['hand_over', 'match_over'].includes(window.una.state.view.phase)"
+    mine = "window.una.state.view.to_act === window.una.state.view.seat"
+    for _ in range(5):
+        page.wait_for_function(f"() => window.una.state?.view && ({over} || {mine})")
+        if not page.evaluate(f"() => {over}"):
+            return
+        game_id = state(page)["game_id"]
+        say(page, "/startgame")
+        page.wait_for_function("old => window.una.state.game_id !== old", arg=game_id)
+    raise AssertionError("five hands in a row ended at once")
+
+
 def test_each_verb_does_what_the_seed_says(pages: Pages, server: Server) -> None:
     ann = pages.new("/")
     login(ann, "Verba")
-    create_table(ann, preset="byond", seats=2, bots=1, target=500)
+    # A target no hand reaches: BYOND's Kobe alone is 666 points, and /endhand below must
+    # score a hand, not end the match.
+    create_table(ann, preset="byond", seats=2, bots=1, target=5000)
     expect(ann.locator(".seat-name-text")).to_have_text(["Verba", "Ada"])  # a short bot name
     ann.locator("button.start").click()
     expect(ann.locator(".turn-line")).not_to_be_empty()
+    her_turn(ann)
     # /say: said to everyone; a leading space keeps "una" chat.
     say(ann, "/say hello table")
     expect(ann.locator(".chat-log .chat-msg .text").last).to_have_text("hello table")
@@ -106,8 +125,13 @@ def test_each_verb_does_what_the_seed_says(pages: Pages, server: Server) -> None
     assert view["hand_points"] == scores and any(scores)
     totals = [int(x) for x in summary.locator("tbody td.total").all_inner_texts()]
     assert sorted(totals) == sorted(scores)
+    # Every hand is laid open to be scored: the bot's cards too, drawn in the summary.
+    left = view["end_hands"]
+    assert left[1] and len(left[0]) == len(view["hand"])
+    expect(summary.locator("td.left .card-svg")).to_have_count(sum(len(cards) for cards in left))
+    hand = view["hand_number"]
     summary.locator("button.deal").click()
-    ann.wait_for_function("() => window.una.state.view.hand_number === 2")
+    ann.wait_for_function(f"() => window.una.state.view.hand_number === {hand + 1}")
     assert state(ann)["game_id"] == game_id
     # /endgame: final standings are those of the hands played, with the replay.
     say(ann, "/endgame")

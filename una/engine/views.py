@@ -13,6 +13,8 @@ its legal actions. Bots and front ends see the game only through views.
 True
 >>> sorted(view.to_json())[:4]
 ['catchable', 'color', 'dealer', 'direction']
+>>> view.end_hands is None  # shown only once the hand is over, to be scored
+True
 """
 
 from __future__ import annotations
@@ -79,6 +81,9 @@ class View:
     #: The card in this seat's hand that locks the others (Kobe): none of them may be
     #: played until it is.
     locked_by: Card | None = None
+    #: Once the hand is over, every player's cards left in her hand: they are laid on the
+    #: table to be scored, so every seat (and spectator) sees them; ``None`` during a hand.
+    end_hands: tuple[tuple[Card, ...], ...] | None = None
 
     @property
     def hand_over(self) -> bool:
@@ -123,6 +128,9 @@ class View:
             "seating": list(self.seating),
             "set_aside": list(self.set_aside),
             "locked_by": self.locked_by.code if self.locked_by else None,
+            "end_hands": None
+            if self.end_hands is None
+            else [[c.code for c in cards] for cards in self.end_hands],
         }
 
 
@@ -177,6 +185,7 @@ def view_for(game: Game, seat: int | None) -> View:
         seating=tuple(game.seating),
         set_aside=tuple(len(cards) for cards in game.set_aside),
         locked_by=locked_by,
+        end_hands=tuple(tuple(sorted(h, key=_sort_key)) for h in game.hands) if over else None,
     )
 
 

@@ -380,6 +380,8 @@ export class TableView {
     }
     const rows = order.map((i) => h("tr", { class: [i === view.seat && "me", i === (matchOver ? view.match_winner : view.hand_winner) && "winner"] },
       h("td", {}, h("span", { class: "who" }, avatar({ ...(this.detailOf(i) || {}), name: view.players[i] }, 22), h("span", {}, view.players[i]))),
+      view.end_hands ? h("td", { class: "left" }, h("div", { class: "mini-cards" },
+        view.end_hands[i].map((code) => cardSvg(code, { label: cardName(code), className: "mini" })))) : null,
       h("td", { class: "num" }, view.hand_points ? String(view.hand_points[i]) : "–"),
       h("td", { class: "num total" }, String(view.scores[i]))));
     const winner = matchOver ? view.match_winner : view.hand_winner;
@@ -404,7 +406,8 @@ export class TableView {
       matchOver ? h("div", { class: "trophy" }, icon("trophy", 44)) : null,
       h("h2", {}, title),
       h("table", { class: "scores" },
-        h("thead", {}, h("tr", {}, h("th", {}, t("over.player")), h("th", {}, t("over.points")), h("th", {}, t("over.total")))),
+        h("thead", {}, h("tr", {}, h("th", {}, t("over.player")), view.end_hands ? h("th", {}, t("over.left")) : null,
+          h("th", {}, t("over.points")), h("th", {}, t("over.total")))),
         h("tbody", {}, rows)),
       h("div", { class: "row center-row" }, buttons)));
   }
