@@ -120,7 +120,10 @@ def check_hidden(game: Game, rng: random.Random) -> None:
         view = game.view_for(seat).to_json()
         other = game.copy()
         live = {t for v, t, cards in game.reveals if v == seat and cards is None}
-        hidden_seats = [s for s in range(game.n) if s != seat and s not in live]
+        # Once the hand is over every hand is laid open to be scored (View.end_hands).
+        hidden_seats = [] if game.hand_over else [
+            s for s in range(game.n) if s != seat and s not in live
+        ]  # fmt: skip
         pool = list(other.draw_pile)
         for s in hidden_seats:
             pool.extend(other.hands[s])
