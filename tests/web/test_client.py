@@ -150,6 +150,27 @@ def test_the_lobby_is_paged_and_follows_changes(pages: Pages, server: Server) ->
         expect(bob.locator(f'.lobby-table[data-code="{code}"]')).to_contain_text("3/3 seats")
 
 
+def test_lobby_news_never_takes_the_field_being_typed_in(pages: Pages, server: Server) -> None:
+    """A table opened elsewhere redraws the list, not the form: the caret and the words stay."""
+    from websockets.sync.client import connect
+
+    ann = pages.new("/")
+    login(ann, "Typist")
+    ann.locator("#create-name").click()
+    ann.keyboard.type("Half")
+    with connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
+        ws.send(json.dumps({"type": "hello", "name": "Interrupter"}))
+        ws.send(json.dumps({"type": "create", "rules": "standard", "seats": 3, "public": True,
+                            "name": "Interruption"}))  # fmt: skip
+        while json.loads(ws.recv(timeout=10))["type"] != "joined":
+            pass
+        expect(ann.locator(".lobby-table", has_text="Interruption")).to_be_visible()
+        ann.keyboard.type(" done")
+        expect(ann.locator("#create-name")).to_be_focused()
+        expect(ann.locator("#create-name")).to_have_value("Half done")
+        assert ann.evaluate("() => window.una.lobbyView.values.name") == "Half done"
+
+
 def test_create_form_sends_switches(pages: Pages) -> None:
     ann = pages.new("/")
     login(ann, "Switcher")

@@ -158,6 +158,11 @@ def create_table(
     if target is not None:
         page.locator("#create-target").fill(str(target))
     page.locator("#create-public").set_checked(public)
+    # What the form will send, not only what it shows.
+    values = page.evaluate("() => window.una.lobbyView.values")
+    assert (values["seats"], values["bots"], values["public"]) == (seats, bots, public), values
+    if target is not None:
+        assert values["target"] == target, values
     page.locator("#create-go").click()
     page.locator(".table-screen").wait_for()
     page.wait_for_function("() => new URLSearchParams(location.search).get('table')")

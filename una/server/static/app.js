@@ -221,7 +221,7 @@ class App {
       case "lobby_table":
       case "lobby_gone":
         applyLobby(this, m);
-        if (this.screen === "lobby") this.lobbyView.render();
+        if (this.screen === "lobby") this.lobbyView.renderLists();
         break;
       case "lines":
         // the table's recent log: shown now if the table is on screen, else when it is
@@ -259,7 +259,7 @@ class App {
         break;
       case "games":
         this.myGames = m.games || [];
-        if (this.screen === "lobby") this.lobbyView.render();
+        if (this.screen === "lobby") this.lobbyView.renderLists();
         break;
       case "settings":
         break;

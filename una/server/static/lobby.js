@@ -49,11 +49,30 @@ export class LobbyView {
   }
 
   render() {
-    const scroll = this.el.querySelector(".lobby-tables-list")?.scrollTop || 0;
+    // A full render rebuilds the form too; keep the caret where the user was typing.
+    const active = document.activeElement;
+    const focusId = active && this.el.contains(active) ? active.id : null;
+    const caret = focusId && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
+    this.tablesSlot = h("div", { class: "lobby-slot" });
+    this.gamesSlot = h("div", { class: "lobby-slot" });
     replace(this.el,
       h("div", { class: "lobby-grid" },
-        h("div", { class: "lobby-col" }, this.tablesPanel(), this.codePanel(), this.gamesPanel()),
+        h("div", { class: "lobby-col" }, this.tablesSlot, this.codePanel(), this.gamesSlot),
         this.createPanel()));
+    this.renderLists();
+    const again = focusId && document.getElementById(focusId);
+    if (again) {
+      again.focus();
+      if (caret) try { again.setSelectionRange(...caret); } catch { /* number inputs have no caret */ }
+    }
+  }
+
+  /** Redraw only the lists (open tables, my games): lobby news must not steal a field being typed in. */
+  renderLists() {
+    if (!this.tablesSlot) return this.render();
+    const scroll = this.el.querySelector(".lobby-tables-list")?.scrollTop || 0;
+    replace(this.tablesSlot, this.tablesPanel());
+    replace(this.gamesSlot, this.gamesPanel());
     const list = this.el.querySelector(".lobby-tables-list");
     if (list) list.scrollTop = scroll;
   }
