@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import typing
 from pathlib import Path
 
 import pytest
 
-from una.engine import Game
+from una.engine import Card, Color, Game
 from una.engine import events as ev
+from una.engine.errors import REFUSALS as ENGINE_REFUSALS
 from una.telegram import i18n
 from una.telegram.i18n import REFUSALS, describe, refusal_text
 
@@ -25,9 +28,19 @@ def test_russian_and_english_have_the_same_keys(table: str) -> None:
 
 
 def test_every_refusal_code_of_the_engine_is_in_the_catalogue() -> None:
+    assert set(ENGINE_REFUSALS) == set(REFUSALS), set(ENGINE_REFUSALS) ^ set(REFUSALS)
+    for code, names in ENGINE_REFUSALS.items():
+        for lang, text in REFUSALS[code].items():
+            used = set(re.findall(r"{(\w+)}", text))
+            assert used <= set(names), (code, lang, used - set(names))
+
+
+def test_the_rules_refuse_with_the_codes_of_their_table_only() -> None:
+    """Every ``refuse`` of the rules names a code of REFUSALS (refuse() checks the
+    arguments when it runs; this reads every call site, run or not)."""
     codes = set(re.findall(r'refuse\(\s*"(\w+)"', GAME_PY.read_text(encoding="utf-8")))
     assert len(codes) > 30
-    assert codes <= set(REFUSALS), codes - set(REFUSALS)
+    assert codes <= set(ENGINE_REFUSALS), codes - set(ENGINE_REFUSALS)
 
 
 def test_a_refusal_names_players_and_cards_never_seats() -> None:
@@ -71,3 +84,45 @@ def test_the_catalogues_are_gettext_files_with_the_same_keys() -> None:
         assert all(m.string for m in catalogue if m.id), f"{lang}: an empty translation"
     assert keys["ru"] == keys["en"], keys["ru"] ^ keys["en"]
     assert len(keys["en"]) > 150
+
+
+def example_event(cls: type[ev.Event]) -> ev.Event:
+    """An instance of an event class with plausible values for a 3-player table."""
+    values: dict[str, object] = {}
+    for field in dataclasses.fields(cls):
+        hint = typing.get_type_hints(cls)[field.name]
+        if field.name in ("moves",):
+            values[field.name] = ((0, 1), (1, 0))
+        elif field.name in ("seats", "seating", "ranking"):
+            values[field.name] = (2, 0, 1)
+        elif field.name in ("points", "scores"):
+            values[field.name] = (20, 0, 0)
+        elif field.name == "cards":
+            values[field.name] = (Card.parse("R5"),)
+        elif hint is int:
+            values[field.name] = 1
+        elif hint is bool:
+            values[field.name] = True
+        elif hint is str:
+            values[field.name] = "catch" if field.name == "reason" else ""
+        elif "Card" in str(hint):
+            values[field.name] = Card.parse("W") if "Color" in str(hint) else Card.parse("R5")
+        elif "Color" in str(hint):
+            values[field.name] = Color.RED
+        else:
+            values[field.name] = field.default
+    return cls(**values)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("kind", sorted(ev.EVENT_TYPES))
+def test_every_event_of_the_engine_has_words_of_the_bot(
+    kind: str, lang: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    event = example_event(ev.EVENT_TYPES[kind])
+    names = ["Аня", "Боб", "Вика"]
+    with caplog.at_level("WARNING", logger="una.telegram.i18n"):
+        text = describe(event, names, lang, to_the_last=True)
+    assert text and not caplog.records, (kind, text)
+    if lang == "ru":  # the engine's English sentence is never what the bot says
+        assert text != event.describe(names), (kind, text)

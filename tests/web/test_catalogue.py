@@ -9,12 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from una.engine.errors import REFUSALS
 from una.engine.events import EVENT_TYPES
 from una.server import protocol as p
 
 STATIC = Path(__file__).parents[2] / "una" / "server" / "static"
 KEY = re.compile(r'^\s*"([\w.-]+)":\s*"', re.M)
 KEYS_INLINE = re.compile(r'"([\w.-]+)":\s*"')
+ENTRY = re.compile(r'"([\w.-]+)":\s*"((?:[^"\\]|\\.)*)"')
+#: Reasons the server gives of its own for an illegal move (besides the engine's).
+SERVER_REASONS = {"vote_needed": ()}
 
 
 def keys(source: str, name: str) -> set[str]:
@@ -49,3 +53,23 @@ def test_the_client_keeps_no_copy_of_the_engines_tables() -> None:
     everything = "\n".join(path.read_text() for path in STATIC.glob("*.js"))
     for copied in ("Draw Two", "Возьми 2", "translateEvent", "stack_draw_two:"):
         assert copied not in everything, copied
+
+
+def entries(source: str, name: str) -> dict[str, str]:
+    """The keys and texts of ``const NAME = { ... };`` in a JS file."""
+    start = source.index(f"const {name} = {{")
+    return dict(ENTRY.findall(source[start : source.index("\n};", start)]))
+
+
+@pytest.mark.parametrize("lang", ["EN", "RU"])
+def test_every_refusal_of_the_rules_is_worded_from_its_own_arguments(lang: str) -> None:
+    words = entries((STATIC / "messages.js").read_text(), lang)
+    reasons = {**REFUSALS, **SERVER_REASONS}
+    worded = {key.removeprefix("why.") for key in words if key.startswith("why.")}
+    assert worded == set(reasons), {
+        "not worded": sorted(set(reasons) - worded),
+        "no such refusal": sorted(worded - set(reasons)),
+    }
+    for code, names in reasons.items():
+        used = set(re.findall(r"{(\w+)}", words[f"why.{code}"]))
+        assert used <= set(names), (code, used - set(names))

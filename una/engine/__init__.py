@@ -12,6 +12,7 @@ See ``docs/rules.md`` for the rules and NOTATION.md for the codes.
 from una.engine.actions import Action, Kind
 from una.engine.cards import ALL_CARDS, COLORS, Card, Color, format_cards, parse_cards
 from una.engine.errors import (
+    REFUSALS,
     IllegalAction,
     InvalidCode,
     InvalidRecord,
@@ -30,6 +31,7 @@ __all__ = [
     "ALL_CARDS",
     "COLORS",
     "PRESETS",
+    "REFUSALS",
     "STANDARD_RULES",
     "SWITCHES",
     "Action",

@@ -74,8 +74,47 @@ class Refusal:
         raise KeyError(name)
 
 
+#: Every refusal code of the rules and the names of the arguments it carries: seats as
+#: ``seat``, ``to_act`` and ``target``, cards as ``card`` and ``top``, counts as ``n`` and
+#: ``count``. ``other`` is a refusal with no code of its own. Front ends word every code
+#: here (their tests read this table), so a new refusal starts with a line of it.
+REFUSALS: dict[str, tuple[str, ...]] = {
+    "no_seat": ("seat", "n"), "match_over": (), "hand_in_play": (), "hand_over": (),
+    "out_of_hand": ("seat",), "not_your_turn": ("to_act", "seat"),
+    "name_color_first": ("seat",), "no_color_asked": (), "challenges_off": (),
+    "nothing_to_challenge": ("seat",), "draw_pending": ("n",), "kobe_lock": ("seat",),
+    "cannot_answer": ("card", "n"), "drawn_already": ("seat", "card"),
+    "must_play_drawn": ("card",), "only_drawn": ("card",), "nothing_to_draw": (),
+    "must_play": ("seat",), "draw_first": (), "jump_in_pending": ("n",),
+    "jump_in_deciding": ("to_act",), "jump_in_card": ("to_act", "top"),
+    "not_held": ("seat", "card"), "needs_color": ("card",), "names_no_color": ("card",),
+    "not_in_deck": ("card", "preset"), "bad_targets": ("card",), "card_rule": ("card",),
+    "needs_colored": ("card", "top"), "no_match": ("card", "color", "top"),
+    "bluff_refused": ("card", "color"), "no_target": ("target",), "catch_self": (),
+    "holds_more": ("target", "count"), "called_uno": ("target",),
+    "window_closed": ("target",), "other": (),
+}  # fmt: skip
+
+
 def refuse(code: str, text: str, **args: Any) -> Refusal:
-    """A :class:`Refusal` (a shorthand for the rules' return sites)."""
+    """A :class:`Refusal` (a shorthand for the rules' return sites); ``code`` and the
+    argument names must be those of :data:`REFUSALS`.
+
+    >>> refuse("draw_pending", "a draw of 4 is pending", n=4).args
+    (('n', 4),)
+    >>> refuse("draw_pending", "a draw of 4 is pending", count=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: refusal draw_pending has no argument 'count' (its arguments: n)
+    """
+    names = REFUSALS.get(code)
+    if names is None:
+        raise ValueError(f"unknown refusal code {code!r}")
+    for name in args:
+        if name not in names:
+            raise ValueError(
+                f"refusal {code} has no argument {name!r} (its arguments: {', '.join(names)})"
+            )
     return Refusal(code, text, tuple(args.items()))
 
 

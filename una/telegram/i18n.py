@@ -16,6 +16,7 @@ engine's refusal codes (:func:`refusal_text`). Both languages have the same keys
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,8 @@ from babel.messages.pofile import read_po
 from una.engine import Card, Color, Refusal
 from una.engine import events as ev
 from una.engine.events import Event
+
+log = logging.getLogger(__name__)
 
 LANGS = ("ru", "en")
 
@@ -193,6 +196,12 @@ def describe(event: Event, names: Sequence[str], lang: str, to_the_last: bool = 
             a, b = event.moves[0]
             return _e(lang, "swap", a=n[a], b=n[b])
         return _e(lang, "rotate")
+    if isinstance(event, ev.HandsRedealt):
+        return _e(lang, "redealt")
+    if isinstance(event, ev.Reseated):
+        return _e(lang, "reseated", names=", ".join(n[seat] for seat in event.seating))
+    if isinstance(event, ev.LeftHand):
+        return _e(lang, "left", names=_e(lang, "and").join(n[seat] for seat in event.seats))
     if isinstance(event, ev.Challenged):
         key = "guilty" if event.guilty else "honest"
         return _e(lang, key, c=n[event.challenger], a=n[event.accused])
@@ -219,4 +228,7 @@ def describe(event: Event, names: Sequence[str], lang: str, to_the_last: bool = 
         return text + "\n" + _e(lang, "points", points=points)
     if isinstance(event, ev.MatchEnded):
         return _e(lang, "match_won", who=n[event.winner])
+    # A new event type without words (tests word every one of EVENT_TYPES): say it in
+    # English rather than stop the chat.
+    log.warning("no words for the event %s", type(event).__name__)
     return event.describe(names)
