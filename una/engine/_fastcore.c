@@ -890,7 +890,8 @@ static void effect_play(Game *g, int seat, int card, const Act *a)
         break;
     }
     case EF_BLEND: {
-        int seats[MAXP], receivers[MAXP], moves[MAXP];
+        /* zeroed: gcc cannot see that seats_in_hand fills the k entries read */
+        int seats[MAXP] = {0}, receivers[MAXP], moves[MAXP];
         int k = seats_in_hand(g, seats);
         random_derangement(g, seats, k, receivers);
         for (int s = 0; s < MAXP; s++)
@@ -944,7 +945,8 @@ static void effect_play(Game *g, int seat, int card, const Act *a)
         break;
     }
     case EF_CHAIRS: {
-        int places[MAXP], new_places[MAXP], seating[MAXP];
+        /* zeroed: gcc cannot see that the loop fills the n entries read */
+        int places[MAXP] = {0}, new_places[MAXP], seating[MAXP];
         for (int i = 0; i < g->n; i++)
             places[i] = i;
         random_derangement(g, places, g->n, new_places);
