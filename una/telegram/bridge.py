@@ -733,7 +733,7 @@ class TelegramUna:
         assert game is not None
         lang = rt.state.lang
         if game.owes_uno[seat] and len(game.hands[seat]) == 1:
-            await self.uno(rt, uid, "uno")
+            await self.uno(rt, uid)
             return None
         if len(game.hands[seat]) == 2:
             if uid in rt.armed:
@@ -759,10 +759,11 @@ class TelegramUna:
             board.touch()
         return None
 
-    async def uno(self, rt: ChatRuntime, uid: int, text: str) -> None:
-        """A chat message that starts with uno / уно / una: the room service's UNO call,
-        only when it changes something (a call owed, or a false call the rules punish):
-        any other «уно» is silent and moves no version, so no button goes stale."""
+    async def uno(self, rt: ChatRuntime, uid: int) -> None:
+        """A chat message that starts with uno / уно / una (or «📢 Uno» after the play): the
+        room service's UNO call, only when it changes something (a call owed, or a false
+        call the rules punish): any other «уно» is silent and moves no version, so no
+        button goes stale."""
         client = rt.clients.get(uid)
         table = self._playing(rt)
         if client is None or table is None or table.game is None:
@@ -775,7 +776,9 @@ class TelegramUna:
         false_call = game.rules.false_uno_penalty and len(game.hands[seat]) > 1
         if not (owed or (false_call and not game.false_uno[seat])):
             return
-        await self.call(client, p.Chat(text=text[:300]))
+        # The verb, not her words: as chat, only lines that begin with «una» or «уно» call
+        # (BYOND's rule), and «uno» or a leading space would be said instead.
+        await self.call(client, p.Chat(text="/una"))
 
     def hand_alert(self, rt: ChatRuntime, uid: int) -> str | None:
         view = rt.views.get(uid)
