@@ -376,6 +376,24 @@ async def test_the_seven_zero_keyboard_after_a_jump_in(tmp_path: Path) -> None:
 
 
 @aio
+async def test_people_of_the_same_name_all_play(tmp_path: Path) -> None:
+    # The room service seats no two names that look alike (issue 19); Telegram's first
+    # names are not chosen at the table, so the second «Аня» sits as «Аня 2».
+    twin, third = User(106, "Аня", "ru"), User(107, "аня", "ru")
+    async with Harness(tmp_path, bot_delay=30.0) as h:
+        table = await start_game(h, GROUP, [ANN, twin, third], bots=1, open_dm=True)
+        game = table.game
+        assert game is not None
+        assert sorted(game.names[s] for s in range(game.n) if not table.seat_info(s).bot) == [
+            "Аня", "Аня 2", "аня 3"
+        ]  # fmt: skip
+        assert set(h.rt(GROUP).clients) == {ANN.id, twin.id, third.id}
+        for user in (ANN, twin, third):
+            assert table.engine_seat(h.rt(GROUP).clients[user.id].player_id) is not None
+        assert "Аня 2" in h.board(GROUP).text
+
+
+@aio
 async def test_garbage_callbacks_and_private_commands_are_answered(tmp_path: Path) -> None:
     async with Harness(tmp_path) as h:
         await h.command(GROUP, ANN, "/start")
