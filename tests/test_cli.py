@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -384,12 +385,25 @@ BAD_OPTIONS = [
     (["serve", "--port", "abc"], "--port"),
     (["serve", "--port", "70000"], "--port"),
     (["serve", "--log-level", "loud"], "--log-level"),
+    (["serve", "--host", "nosuch.invalid"], "--host"),
+    (["serve", "--host", "192.0.2.1"], "--host"),  # TEST-NET-1: never this machine's
     (["telegram", "--token", ""], "--token"),
     (["telegram", "--token", "not-a-token"], "--token"),
     (["telegram", "--token", "123:abc", "--db", "mysql://x"], "mysql"),
     (["telegram", "--token", "123:abc", "--api-url", "notaurl"], "--api-url"),
     (["nosuch"], "nosuch"),
 ]
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'una.db'}")
+    line = one_error_line(result)
+    assert line.startswith(f"--port: cannot listen on 127.0.0.1:{port}: ") and "in use" in line
+    assert result.stdout == ""  # never "Una is serving on ..."
 
 
 @pytest.mark.parametrize(("args", "named"), BAD_OPTIONS, ids=lambda a: " ".join(a) or "-")

@@ -380,6 +380,7 @@ def serve(
         _fail(f"--redis: a redis://HOST:PORT URL, not {redis!r}")
     if redis and not async_url(url or os.environ.get("UNA_DB") or "x.db").startswith("postgresql"):
         _fail("--redis: the nodes share a PostgreSQL database: give --db postgresql://...")
+    _check_listen(host, port)
     if not redis:
         try:  # the clear refusal; the service takes the lock for real when it starts
             check_service_free(url or default_db_url())
@@ -397,6 +398,23 @@ def serve(
 
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def _check_listen(host: str, port: int) -> None:
+    """One line when ``host:port`` cannot be listened on (a port in use, an address not
+    this machine's): uvicorn would first say it serves, then log the error and exit 3."""
+    import errno
+    import socket
+
+    # Bound as uvicorn binds it: by name, IPv6 only for an address with a colon.
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:  # socket.gaierror too: a name that does not resolve
+            option = "--port" if error.errno == errno.EADDRINUSE else "--host"
+            _fail(f"{option}: cannot listen on {host}:{port}: {error.strerror or error}")
 
 
 def _check_database(url: str | None) -> None:

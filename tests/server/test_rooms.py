@@ -125,3 +125,34 @@ def test_game_seeds_do_not_come_from_the_tables_twister(tmp_path: Path) -> None:
 
     first, second = asyncio.run(scenario())
     assert first != second
+
+
+def test_a_computer_player_named_like_a_person_who_sits_down_is_renamed(tmp_path: Path) -> None:
+    # "Ada" and "Bruno" are the first bots' names: a person called "ada" who joins, or
+    # "brunо" (a Cyrillic o) who sits down, before the match makes that bot take another
+    # name, so that no two seats read the same.
+    async def scenario() -> list[str]:
+        storage = await Storage.open(f"sqlite:///{tmp_path / 'una.db'}")
+        service = RoomService(storage, bot_delay=60)
+        try:
+            clients = []
+            for name in ("Ann", "ada", "brun\u043e"):
+
+                async def send(message: dict[str, Any]) -> None:
+                    return None
+
+                client = Client(send)
+                await service.handle(client, p.Hello(name=name))
+                clients.append(client)
+            await service.handle(clients[0], p.Create(seats=5, bots=2, public=False))
+            table = service.tables[clients[0].table or ""]
+            assert [s.name for s in table.seats if s is not None] == ["Ann", "Ada", "Bruno"]
+            await service.handle(clients[1], p.Join(table=table.code))
+            await service.handle(clients[2], p.Watch(table=table.code))
+            await service.handle(clients[2], p.Sit())
+            return [s.name if s is not None else "-" for s in table.seats]
+        finally:
+            await service.shutdown()
+            await storage.close()
+
+    assert asyncio.run(scenario()) == ["Ann", "ada", "brun\u043e", "Chen", "Dita"]

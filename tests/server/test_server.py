@@ -151,6 +151,11 @@ def test_chat_and_every_verb(server: Server) -> None:
         # Play from the chat line: whoever is to act draws, then passes or plays.
         seat_to_act = ann.view["to_act"]  # type: ignore[index]
         actor = ann if ann.view["seat"] == seat_to_act else bob  # type: ignore[index]
+        if actor.view["phase"] == "color":  # type: ignore[index]  # a Wild turned up first
+            version = actor.version
+            await actor.send({"type": "chat", "text": "/pick red"})
+            while actor.version == version:
+                await actor.expect("state")
         version = actor.version
         await actor.send({"type": "chat", "text": "/draw"})
         while actor.version == version:

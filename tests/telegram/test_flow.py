@@ -11,6 +11,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from tgfake import User
 from tgkit import (
     Harness,
@@ -375,6 +376,24 @@ async def test_the_seven_zero_keyboard_after_a_jump_in(tmp_path: Path) -> None:
 
 
 @aio
+async def test_people_of_the_same_name_all_play(tmp_path: Path) -> None:
+    # The room service seats no two names that look alike (issue 19); Telegram's first
+    # names are not chosen at the table, so the second «Аня» sits as «Аня 2».
+    twin, third = User(106, "Аня", "ru"), User(107, "аня", "ru")
+    async with Harness(tmp_path, bot_delay=30.0) as h:
+        table = await start_game(h, GROUP, [ANN, twin, third], bots=1, open_dm=True)
+        game = table.game
+        assert game is not None
+        assert sorted(game.names[s] for s in range(game.n) if not table.seat_info(s).bot) == [
+            "Аня", "Аня 2", "аня 3"
+        ]  # fmt: skip
+        assert set(h.rt(GROUP).clients) == {ANN.id, twin.id, third.id}
+        for user in (ANN, twin, third):
+            assert table.engine_seat(h.rt(GROUP).clients[user.id].player_id) is not None
+        assert "Аня 2" in h.board(GROUP).text
+
+
+@aio
 async def test_garbage_callbacks_and_private_commands_are_answered(tmp_path: Path) -> None:
     async with Harness(tmp_path) as h:
         await h.command(GROUP, ANN, "/start")
@@ -547,3 +566,41 @@ async def test_a_reply_refused_for_flood_goes_out_later(tmp_path: Path) -> None:
         await h.command(GROUP, ANN, "/score")
         await h.until(lambda: "Очков пока нет" in h.fake.latest(GROUP).text)  # type: ignore[union-attr]
         assert ("sendMessage", "Too Many Requests") in h.fake.refused
+
+
+@pytest.mark.parametrize("word", ["uno", "UNO!", "Уно", "una", None])
+@aio
+async def test_a_typed_uno_in_any_spelling_or_the_button_is_the_call(
+    tmp_path: Path, word: str | None
+) -> None:
+    # docs/telegram.md: «уно», «uno», «una», any case; or (None) «📢 Уно» on her hand once
+    # she has played down to one card. The room service's chat calls only on «una» and «уно»
+    # (BYOND's rule), so the bot sends the call as the verb, never her words.
+    async with Harness(tmp_path, bot_delay=30.0) as h:
+        table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
+        game = table.game
+        assert game is not None
+        user = await her_turn(h, table, [ANN, BOB])
+        seat = seat_of(h, table, user)
+        color = open_turn(table)
+        keep = next(c for c in game.draw_pile if c.color == color and c.symbol in "123456789")
+        spare = next(c for c in game.draw_pile if not c.is_wild and c != keep)
+        give(table, seat, f"{keep.code} {spare.code}")
+        await h.open_hand(GROUP, user)
+        await refresh(h, table, user)
+        dm = h.fake.latest(user.id, with_buttons=True)
+        assert dm is not None
+        data = next(d for _, d in dm.buttons() if d.endswith(f"play {keep.code}"))
+        await h.fake.click(dm, user, data)  # down to one card, no call
+        await h.until(lambda: game.owes_uno[seat])
+        if word is None:
+            await h.una.idle()
+            dm = h.fake.latest(user.id, with_buttons=True)
+            assert dm is not None
+            uno = next(d for label, d in dm.buttons() if "Уно" in label)
+            assert "text" not in await h.fake.click(dm, user, uno)
+        else:
+            await h.command(GROUP, user, word)
+        await h.until(lambda: game.called_uno[seat] and not game.catchable(seat))
+        await h.settle()
+        assert any("УНО!" in text for text in h.fake.texts(GROUP))

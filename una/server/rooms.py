@@ -968,6 +968,7 @@ class RoomService:
             seat = table.seats.index(None)
             table.seats[seat] = SeatInfo(client.name, player_id=client.player_id)
             table.spectators.discard(client.player_id)
+            _rename_bots_like(table, client.name)
             await self.storage.update_table(table.code, config=table.config())
         elif seat is None:
             table.spectators.add(client.player_id)
@@ -1035,6 +1036,7 @@ class RoomService:
             raise RoomError(f"seat {seat} is taken", "taken", seat=seat)
         table.seats[seat] = SeatInfo(client.name, player_id=client.player_id)
         table.spectators.discard(client.player_id)
+        _rename_bots_like(table, client.name)
         await self.storage.update_table(table.code, config=table.config())
         await self._changed(table)
 
@@ -1578,6 +1580,14 @@ class RoomService:
             table.version += 1
         await self._broadcast_state(table, [])
         await self._lobby_changed(table, new=new)
+
+
+def _rename_bots_like(table: Table, name: str) -> None:
+    """Before a match: a computer player whose name looks like ``name`` (a person who just
+    sat down) takes another, so that no two seats read the same ("Ada" and "ada")."""
+    for info in table.seats:
+        if info is not None and info.bot is not None and looks_alike(info.name, name):
+            info.name = bot_name([s.name for s in table.seats if s is not None])
 
 
 def uno_call(game: Game, seat: int) -> str | None:

@@ -40,6 +40,7 @@ from aiogram.types import (
 from una.engine import Action, Card, Kind, Record, RuleSet, UnaError
 from una.engine.events import Event
 from una.server import protocol as p
+from una.server.names import looks_alike
 from una.server.rooms import Client, RoomService, Table
 from una.telegram.board import Board, Bucket, Render
 from una.telegram.callbacks import Act, Opt, Pick, Show, fits
@@ -450,7 +451,14 @@ class TelegramUna:
             for user in people:
                 rt.clients[user.tg_id] = await self._new_client(rt, user.tg_id, user)
                 rt.uid_of[user.player_id] = user.tg_id
-            host = rt.clients[people[0].tg_id]
+            # Telegram gives the names, and two people of a group may share one: the room
+            # service seats no two that look alike, so the later ones sit as «Аня 2».
+            assert self._observer is not None
+            clients = [rt.clients[user.tg_id] for user in people]
+            names = distinct_names([c.name for c in clients], taken=[self._observer.name])
+            for client, name in zip(clients, names, strict=True):
+                client.name = name
+            host = clients[0]
             create = p.Create(
                 rules=self.rules_of(state).to_json(),
                 seats=len(people) + state.bots,
@@ -465,8 +473,16 @@ class TelegramUna:
             if code is None:
                 self._drop_clients(rt)
                 return _error_text(lang, answers)
-            for user in people[1:]:
-                await self.call(rt.clients[user.tg_id], p.Join(table=code))
+            for client in clients[1:]:
+                refused = [
+                    m for m in await self.call(client, p.Join(table=code)) if m["type"] == "error"
+                ]
+                if refused:  # nobody who registered is left out of the game without a word
+                    table = self.service.tables.get(code)
+                    if table is not None:
+                        await self.service.close_table(table)
+                    self._drop_clients(rt)
+                    return _error_text(lang, refused)
             state.table, state.dms = code, {}
             rt.seen, rt.lines, rt.notes, rt.turn_key, rt.backlog = 0, [], [], None, []
             state.announced = 0
@@ -733,7 +749,7 @@ class TelegramUna:
         assert game is not None
         lang = rt.state.lang
         if game.owes_uno[seat] and len(game.hands[seat]) == 1:
-            await self.uno(rt, uid, "uno")
+            await self.uno(rt, uid)
             return None
         if len(game.hands[seat]) == 2:
             if uid in rt.armed:
@@ -759,10 +775,11 @@ class TelegramUna:
             board.touch()
         return None
 
-    async def uno(self, rt: ChatRuntime, uid: int, text: str) -> None:
-        """A chat message that starts with uno / уно / una: the room service's UNO call,
-        only when it changes something (a call owed, or a false call the rules punish):
-        any other «уно» is silent and moves no version, so no button goes stale."""
+    async def uno(self, rt: ChatRuntime, uid: int) -> None:
+        """A chat message that starts with uno / уно / una (or «📢 Uno» after the play): the
+        room service's UNO call, only when it changes something (a call owed, or a false
+        call the rules punish): any other «уно» is silent and moves no version, so no
+        button goes stale."""
         client = rt.clients.get(uid)
         table = self._playing(rt)
         if client is None or table is None or table.game is None:
@@ -775,7 +792,9 @@ class TelegramUna:
         false_call = game.rules.false_uno_penalty and len(game.hands[seat]) > 1
         if not (owed or (false_call and not game.false_uno[seat])):
             return
-        await self.call(client, p.Chat(text=text[:300]))
+        # The verb, not her words: as chat, only lines that begin with «una» or «уно» call
+        # (BYOND's rule), and «uno» or a leading space would be said instead.
+        await self.call(client, p.Chat(text="/una"))
 
     def hand_alert(self, rt: ChatRuntime, uid: int) -> str | None:
         view = rt.views.get(uid)
@@ -1229,6 +1248,24 @@ class TelegramUna:
                 label = t(lang, "btn_catch", name=html.unescape(names[action.targets[0]]))
                 rows.append([_button(label, Act(t=code, v=v, a=action.code))])
         return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+
+
+def distinct_names(names: list[str], taken: list[str]) -> list[str]:
+    """``names`` in order, each one that looks like an earlier one (or like one of
+    ``taken``) given a number: ``Аня``, ``Аня 2``.
+
+    >>> distinct_names(["Аня", "аня", "Bob", "Аня"], taken=["Telegram"])
+    ['Аня', 'аня 2', 'Bob', 'Аня 3']
+    """
+    chosen: list[str] = []
+    for name in names:
+        candidate, number = name, 1
+        while any(looks_alike(candidate, other) for other in [*taken, *chosen]):
+            number += 1
+            suffix = f" {number}"
+            candidate = name[: p.MAX_NAME - len(suffix)] + suffix
+        chosen.append(candidate)
+    return chosen
 
 
 async def _nothing(message: dict[str, Any]) -> None:

@@ -154,7 +154,7 @@ def build_router(una: TelegramUna) -> Router:
         sender = message.from_user
         rt = una.chats.get(message.chat.id)
         if sender is not None and rt is not None and message.text:
-            await una.uno(rt, sender.id, message.text)
+            await una.uno(rt, sender.id)
 
     # ------------------------------------------------------ private chats
 
