@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import make_url
 
 from una.server import protocol as p
-from una.server.rooms import Client, Encoded, RoomService, Table
+from una.server.rooms import Client, Encoded, RoomService, Table, frame_text
 from una.server.storage import StorageError
 
 if TYPE_CHECKING:
@@ -460,7 +460,7 @@ class Cluster:
             if kind == "send":
                 node, conn, message = body
                 # JSON escapes every newline and tab inside it: one line per message.
-                text = json.dumps(message, ensure_ascii=False)
+                text = frame_text(message)
                 sends.setdefault(node, []).append(f"{conn}\t{text}")
                 continue
             flush_sends()  # keep the order of sends and the rest
