@@ -55,8 +55,8 @@ LEASE = 10.0
 AT_TABLE = (p.Sit, p.Stand, p.Leave, p.Kick, p.Start, p.Act, p.Chat, p.Auto)
 #: Client messages that take the client to a table (named in the message).
 TO_TABLE = (p.Join, p.Watch, p.Resume)
-#: How an encoded state message begins (the room service puts ``type`` first).
-_STATE = '{"type": "state"'
+#: How an encoded state message begins (``frame_text``; the room service puts ``type`` first).
+_STATE = '{"type":"state"'
 
 
 def _encode(message: p.Message) -> dict[str, Any]:

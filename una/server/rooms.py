@@ -23,6 +23,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from una import __version__
 from una.bots import make_bot
 from una.bots.base import Bot
@@ -99,10 +101,18 @@ class Encoded(dict[str, Any]):
 
 def frame_text(message: dict[str, Any]) -> str:
     """The text of the frame that carries ``message`` (``protocol.encode``'s object) to a
-    socket, here or on another node."""
+    socket, here or on another node: compact JSON, UTF-8 unescaped.
+
+    >>> frame_text({"type": "chat", "from": "Zoë", "player_id": 3, "text": "hi"})
+    '{"type":"chat","from":"Zoë","player_id":3,"text":"hi"}'
+    """
     if isinstance(message, Encoded):
         return message.text
-    return json.dumps(message, ensure_ascii=False)
+    try:
+        # orjson: a state's text in a seventh of json's time (2.0 against 14.9 µs)
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # what orjson does not take (an integer past 64 bits in settings)
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 class RoomError(Exception):
