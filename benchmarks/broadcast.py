@@ -25,6 +25,7 @@ import json
 import pstats
 import random
 import secrets
+import shutil
 import sys
 import tempfile
 import time
@@ -168,6 +169,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await storage.close()
         if schema is not None:
             await drop_schema(url, schema)
+        shutil.rmtree(directory, ignore_errors=True)
     server = cpu - spent[0]
     return {
         "tables": args.tables,
