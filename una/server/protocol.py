@@ -25,7 +25,6 @@ import json
 import types
 import typing
 from dataclasses import dataclass, field, fields, is_dataclass
-from functools import cache
 from typing import Any, ClassVar, Union
 
 from una.engine import Card, Color
@@ -588,16 +587,21 @@ def encode(message: Outbound) -> dict[str, Any]:
     return out
 
 
-@cache
+_LAYOUTS: dict[type[Outbound], tuple[tuple[str, str, bool], ...]] = {}
+
+
 def _layout(cls: type[Outbound]) -> tuple[tuple[str, str, bool], ...]:
     """A message class's fields: (attribute, name on the wire, holds JSON data already)."""
-    return tuple(
-        (item.name, item.metadata.get("wire", item.name), bool(item.metadata.get("data")))
-        for item in fields(cls)
-    )
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        layout = _LAYOUTS[cls] = tuple(
+            (item.name, item.metadata.get("wire", item.name), bool(item.metadata.get("data")))
+            for item in fields(cls)
+        )
+    return layout
 
 
-#: Values that are JSON as they are (exact types: a Color is a str too).
+#: Values that are JSON as they are (exact types: a subclass, an enum say, goes below).
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
