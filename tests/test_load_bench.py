@@ -37,3 +37,14 @@ def test_load_benchmark_two_nodes_smoke() -> None:
     assert result["config"]["nodes"] == 2 and len(result["server"]["nodes"]) == 2
     assert all(node["rss_end_mib"] > 0 for node in result["server"]["nodes"])
     assert result["lost_actions"] == 0 and result["server"]["log_errors"] == 0
+
+
+def test_broadcast_benchmark_smoke() -> None:
+    """benchmarks/broadcast.py: the server's CPU per action, in one process (not timed)."""
+    command = [sys.executable, str(ROOT / "benchmarks" / "broadcast.py"), "--tables", "3",
+               "--rounds", "4", "--warmup", "1"]  # fmt: skip
+    out = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
+    result = json.loads(out.stdout)
+    assert result["tables"] == 3 and result["actions"] == 3 * 4
+    assert result["frames"] >= 4 * result["actions"]  # every client hears every action
+    assert result["server_ms_per_action"] > 0

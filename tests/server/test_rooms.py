@@ -4,6 +4,7 @@ queue, whom a kick means, game seeds."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -156,3 +157,58 @@ def test_a_computer_player_named_like_a_person_who_sits_down_is_renamed(tmp_path
             await storage.close()
 
     assert asyncio.run(scenario()) == ["Ann", "ada", "brun\u043e", "Chen", "Dita"]
+
+
+def test_a_broadcast_gives_each_seat_its_own_view_and_events(tmp_path: Path) -> None:
+    # A broadcast makes the table's part once and each seat's view and events once: every
+    # client still gets exactly what its seat may see, as JSON data (sent as it is).
+    async def scenario() -> int:
+        storage = await Storage.open(f"sqlite:///{tmp_path / 'una.db'}")
+        service = RoomService(storage, bot_delay=60)
+        checked = 0
+
+        def client_of(name: str) -> Client:
+            async def send(message: dict[str, Any]) -> None:
+                nonlocal checked
+                assert json.loads(json.dumps(message)) == message
+                if message["type"] != "state" or message["view"] is None:
+                    return
+                table = service.tables[message["table"]["code"]]
+                assert table.game is not None
+                seat = message["you"]["game_seat"]
+                assert message["view"] == table.game.view_for(seat).to_json()
+                last = table.history[-1][1] if message["events"] else []
+                assert message["events"] == [event.json_for(seat) for event in last]
+                checked += 1
+
+            return Client(send)
+
+        ann, bob, cy = client_of("Ann"), client_of("Bob"), client_of("Cy")
+        try:
+            for client, name in ((ann, "Ann"), (bob, "Bob"), (cy, "Cy")):
+                await service.handle(client, p.Hello(name=name))
+            await service.handle(ann, p.Create(seats=2, bots=0, public=False))
+            code = ann.table or ""
+            await service.handle(bob, p.Join(table=code))
+            await service.handle(cy, p.Watch(table=code))
+            await service.handle(ann, p.Start())
+            table = service.tables[code]
+            for _ in range(40):
+                game = table.game
+                assert game is not None
+                if game.match_over:
+                    break
+                if game.hand_over:
+                    await service.handle(ann, p.Start())  # the next hand
+                    continue
+                seat = game.to_act
+                assert seat is not None
+                client = (ann, bob)[table.game_seats[seat]]
+                action = game.legal_actions(seat)[0]
+                await service.handle(client, p.Act(action=action.code, version=table.version))
+        finally:
+            await service.shutdown()
+            await storage.close()
+        return checked
+
+    assert asyncio.run(scenario()) >= 3 * 20  # three clients, every action told

@@ -336,6 +336,33 @@ async def test_concurrent_appends_batched_and_ordered(storage_url: str) -> None:
 
 
 @aio
+async def test_the_writer_keeps_one_connection_and_replaces_a_broken_one(storage_url: str) -> None:
+    # A checkout from the pool pings PostgreSQL first: the writer keeps its connection
+    # between batches instead, and a connection that broke is replaced, no row lost.
+    async with await Storage.open(storage_url) as storage:
+        game_id = await _new_game(storage)
+        checkouts: list[object] = []
+        pool = storage.engine.sync_engine.pool
+        sa.event.listen(pool, "checkout", lambda *args: checkouts.append(args[0]))
+        for seq in range(10):
+            await storage.append_action(game_id, seq, 0, "draw")
+        assert len(checkouts) <= 1 and storage.batches == 10
+        if storage.dialect == "postgresql":
+            conn = storage._writer_conn
+            assert conn is not None
+            raw = await conn.get_raw_connection()
+            pid = raw.driver_connection.get_server_pid()  # type: ignore[union-attr]
+            async with storage.engine.connect() as other:
+                await other.execute(sa.text(f"SELECT pg_terminate_backend({int(pid)})"))
+            for seq in range(10, 14):
+                await storage.append_action(game_id, seq, 0, "draw")
+            assert storage._writer_conn is not None and storage._writer_conn is not conn
+        written = 14 if storage.dialect == "postgresql" else 10
+        row = await storage.game(game_id)
+        assert row is not None and row.seqs == list(range(written))
+
+
+@aio
 async def test_close_writes_what_is_queued(storage_url: str) -> None:
     storage = await Storage.open(storage_url)
     game_id = await _new_game(storage)

@@ -142,6 +142,8 @@ class Card:
     is_wild: bool = field(init=False, compare=False, repr=False)
     is_draw: bool = field(init=False, compare=False, repr=False)
     effect: str = field(init=False, compare=False, repr=False)
+    #: Orders a hand: by color (wilds last), then by symbol.
+    sort_key: tuple[int, int] = field(init=False, compare=False, repr=False)
     _hash: int = field(init=False, compare=False, repr=False)
 
     def __eq__(self, other: object) -> bool:
@@ -177,6 +179,12 @@ class Card:
         set_(self, "is_draw", self.symbol in _DRAW_SYMBOLS)
         # Number cards share one effect (none); every other card is its own family.
         set_(self, "effect", "N" if self.symbol.isdigit() else self.symbol)
+        # Derived once: every view sorts every hand it shows.
+        if named is not None:
+            set_(self, "sort_key", (4, NAMED_CODES.index(self.symbol)))
+        else:
+            assert self.color is not None
+            set_(self, "sort_key", (COLORS.index(self.color), COLORED_SYMBOLS.index(self.symbol)))
         set_(self, "_hash", hash(code))
 
     @classmethod
@@ -206,14 +214,6 @@ class Card:
         if self.color is None or self.symbol in _NAMED:
             return base
         return f"{self.color.word} {base}"
-
-    @property
-    def sort_key(self) -> tuple[int, int]:
-        """Orders a hand: by color (wilds last), then by symbol."""
-        if self.symbol in _NAMED:
-            return (4, NAMED_CODES.index(self.symbol))
-        assert self.color is not None
-        return (COLORS.index(self.color), COLORED_SYMBOLS.index(self.symbol))
 
     def __str__(self) -> str:
         return self.code

@@ -58,8 +58,8 @@ class Event:
         {'type': 'hands_moved', 'moves': [[0, 1], [1, 0]]}
         """
         out: dict[str, Any] = {"type": self.type}
-        for item in fields(self):  # type: ignore[arg-type]
-            out[item.name] = _plain(getattr(self, item.name))
+        for name in _field_names(type(self)):
+            out[name] = _plain(getattr(self, name))
         return out
 
     def json_for(self, seat: int | None) -> dict[str, Any]:
@@ -69,6 +69,18 @@ class Event:
         {'type': 'hand_revealed', 'seat': 0, 'to': 1, 'cards': []}
         """
         return self.visible_to(seat).to_json()
+
+
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
+
+
+def _field_names(cls: type[Event]) -> tuple[str, ...]:
+    """An event class's fields, in order (looked up once: events are made into JSON for
+    every seat of every broadcast)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(item.name for item in fields(cls))  # type: ignore[arg-type]
+    return names
 
 
 def _plain(value: object) -> Any:

@@ -146,7 +146,8 @@ def view_for(game: Game, seat: int | None) -> View:
     locked_by = None
     if seat is not None:
         hand = tuple(sorted(game.hands[seat], key=_sort_key))
-        locked_by = next((c for c in hand if c in game.lock_cards), None)
+        if game.lock_cards:
+            locked_by = next((c for c in hand if c in game.lock_cards), None)
         legal = tuple(game.legal_actions(seat))
         if game.to_act == seat:
             drawn = game.drawn

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
 import logging
 import os
 import re
@@ -36,7 +35,7 @@ from una.engine.events import Event
 from una.server import protocol as p
 from una.server.cluster import LEASE, Cluster
 from una.server.labels import labels
-from una.server.rooms import SEND_QUEUE, Client, Encoded, RoomService
+from una.server.rooms import SEND_QUEUE, Client, RoomService, frame_text
 from una.server.storage import Storage
 
 log = logging.getLogger("una.server")
@@ -370,8 +369,7 @@ async def socket(websocket: WebSocket) -> None:
     service: RoomService = websocket.app.state.service
 
     async def send(message: dict[str, Any]) -> None:
-        text = message.text if isinstance(message, Encoded) else None
-        await websocket.send_text(text or json.dumps(message, ensure_ascii=False))
+        await websocket.send_text(frame_text(message))
 
     async def refuse(code: str, message: str) -> None:
         await client.send(p.Error(code, message))

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import make_url
 
 from una.server import protocol as p
-from una.server.rooms import Client, Encoded, RoomService, Table
+from una.server.rooms import Client, Encoded, RoomService, Table, frame_text
 from una.server.storage import StorageError
 
 if TYPE_CHECKING:
@@ -55,8 +55,8 @@ LEASE = 10.0
 AT_TABLE = (p.Sit, p.Stand, p.Leave, p.Kick, p.Start, p.Act, p.Chat, p.Auto)
 #: Client messages that take the client to a table (named in the message).
 TO_TABLE = (p.Join, p.Watch, p.Resume)
-#: How an encoded state message begins (the room service puts ``type`` first).
-_STATE = '{"type": "state"'
+#: How an encoded state message begins (``frame_text``; the room service puts ``type`` first).
+_STATE = '{"type":"state"'
 
 
 def _encode(message: p.Message) -> dict[str, Any]:
@@ -460,7 +460,7 @@ class Cluster:
             if kind == "send":
                 node, conn, message = body
                 # JSON escapes every newline and tab inside it: one line per message.
-                text = json.dumps(message, ensure_ascii=False)
+                text = frame_text(message)
                 sends.setdefault(node, []).append(f"{conn}\t{text}")
                 continue
             flush_sends()  # keep the order of sends and the rest

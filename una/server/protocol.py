@@ -295,6 +295,12 @@ def _wire(name: str) -> dict[str, str]:
     return {"wire": name}
 
 
+#: Field metadata: the field holds JSON data already (built by ``to_json``/``json_for``), so
+#: :func:`encode` takes it as it is. A state's table and view are most of what the server
+#: sends, and walking them for cards made up two thirds of its CPU per action under load.
+DATA = {"data": True}
+
+
 @dataclass(frozen=True)
 class Who:
     """One person in a ``who`` reply: ``role`` player, bot or watcher; ``seat`` her table
@@ -501,14 +507,14 @@ class State(Outbound):
     (``Event.json_for``); ``fresh``: events were missed, this state stands on its own."""
 
     type: ClassVar[str] = "state"
-    table: dict[str, Any]
-    you: dict[str, Any]
+    table: dict[str, Any] = field(metadata=DATA)
+    you: dict[str, Any] = field(metadata=DATA)
     version: int
     epoch: str
     fresh: bool
     game_id: int | None
-    view: dict[str, Any] | None
-    events: list[dict[str, Any]]
+    view: dict[str, Any] | None = field(metadata=DATA)
+    events: list[dict[str, Any]] = field(metadata=DATA)
 
 
 @dataclass(frozen=True)
@@ -575,12 +581,33 @@ def encode(message: Outbound) -> dict[str, Any]:
     {'type': 'chat', 'from': 'Ann', 'player_id': 3, 'text': 'hi'}
     """
     out: dict[str, Any] = {"type": message.type}
-    for item in fields(message):
-        out[item.metadata.get("wire", item.name)] = _plain(getattr(message, item.name))
+    for name, wire, data in _layout(type(message)):
+        value = getattr(message, name)
+        out[wire] = value if data else _plain(value)
     return out
 
 
+_LAYOUTS: dict[type[Outbound], tuple[tuple[str, str, bool], ...]] = {}
+
+
+def _layout(cls: type[Outbound]) -> tuple[tuple[str, str, bool], ...]:
+    """A message class's fields: (attribute, name on the wire, holds JSON data already)."""
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        layout = _LAYOUTS[cls] = tuple(
+            (item.name, item.metadata.get("wire", item.name), bool(item.metadata.get("data")))
+            for item in fields(cls)
+        )
+    return layout
+
+
+#: Values that are JSON as they are (exact types: a subclass, an enum say, goes below).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _plain(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, Outbound):
         return encode(value)
     if is_dataclass(value) and not isinstance(value, type):
