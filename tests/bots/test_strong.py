@@ -311,3 +311,87 @@ def test_sampled_guilt_follows_the_rule_sets_wd4_rule(preset: str, guilty: bool)
     for seed in range(5):
         sampled = belief.sample(game.view_for(0), random.Random(seed))
         assert sampled.pending_guilty is guilty
+
+
+@pytest.mark.parametrize("preset", ["standard", "telegram"])
+def test_wilds_read_from_players_who_keep_them_are_true(preset: str) -> None:
+    """Against ``heuristic`` players (they keep wilds for when nothing else fits, unless
+    someone is close to going out), ``reads_plays`` learns from their wilds, and what it
+    says they lack holds of their real hands but for the cards they took since."""
+    facts = 0
+    for seed in range(8):
+        game = Game(preset, players=4, seed=seed)
+        belief = Belief(0, reads_plays=True)
+        bots = [make_bot("heuristic") for _ in range(game.n)]
+        belief.update(game.view_for(0))
+        learned: set[int] = set()
+
+        def watch(
+            seat: int,
+            action: Action,
+            events: object,
+            belief: Belief = belief,
+            game: Game = game,
+            learned: set[int] = learned,
+        ) -> None:
+            before = belief.lacks.get(seat)
+            belief.update(game.view_for(0), seat, action)
+            wild = action.card is not None and action.card.is_wild
+            if wild and before is not None and belief.lacks[seat] is not before:
+                learned.add(seat)
+
+        rngs = [random.Random(seed * 5 + s) for s in range(game.n)]
+        table = Table(game, bots, rngs, watch)
+        while not game.hand_over:
+            table.step()
+            if game.hand_over:
+                break
+            for seat in range(1, game.n):
+                lacks = belief.lacks[seat]
+                if lacks.empty():
+                    continue
+                facts += seat in learned
+                real = sum(not lacks.allows(card) for card in game.hands[seat])
+                assert real <= lacks.fresh, (seed, seat, lacks.banned, game.hands[seat])
+    assert facts > 10
+
+
+def test_wilds_are_read_only_when_asked() -> None:
+    """A wild played at the start of a turn, nobody close to going out: the default
+    belief learns nothing from it (random players shed wilds any time); ``reads_plays``
+    bans every other card that fitted, and a Wild Draw Four the plain wild too."""
+    game = Game("standard", players=2, seed=3)
+    game.hands[1] = [Card.parse(code) for code in ("W4", "G2", "G7", "B1")]
+    game.discard[-1] = Card.parse("Y5")
+    game.color, game.to_act, game.phase = Color.YELLOW, 1, Phase.PLAY
+    plain, reading = Belief(0), Belief(0, reads_plays=True)
+    for belief in (plain, reading):
+        belief.update(game.view_for(0))
+    action = Action.parse("play W4 G")
+    game.apply(1, action)
+    for belief in (plain, reading):
+        belief.update(game.view_for(0), 1, action)
+    assert plain.lacks[1].empty()
+    banned = reading.lacks[1].banned
+    assert {Card.parse(code) for code in ("Y5", "YS", "R5", "W")} <= banned
+    assert not banned & {Card.parse(code) for code in ("W4", "G2", "B1")}
+    assert reading.lacks[1].fresh == 0
+
+
+def test_a_penalty_taken_is_read_as_no_answer() -> None:
+    """Under stacking (telegram), a player who takes a Draw Two had no Draw Two, by the
+    engine's own answers, when the belief reads plays."""
+    game = Game("telegram", players=2, seed=4)
+    game.hands[0] = [Card.parse(code) for code in ("RD2", "G2", "Y7")]
+    game.hands[1] = [Card.parse(code) for code in ("G5", "B1", "Y3")]
+    game.discard[-1] = Card.parse("R4")
+    game.color, game.to_act, game.phase = Color.RED, 0, Phase.PLAY
+    belief = Belief(0, reads_plays=True)
+    belief.update(game.view_for(0))
+    for seat, code in ((0, "play RD2"), (1, "draw")):
+        action = Action.parse(code)
+        game.apply(seat, action)
+        belief.update(game.view_for(0), seat, action)
+    banned = belief.lacks[1].banned
+    assert {Card.parse(code) for code in ("RD2", "BD2", "GD2", "YD2")} == banned
+    assert belief.lacks[1].fresh == 2

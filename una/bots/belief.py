@@ -14,6 +14,10 @@ every action, with the public action that led to each) and remembers:
   and when a challenge shows her Wild Draw Four was honest she held nothing that makes it
   a bluff (``Game.is_bluff``, under the rule set's ``wd4_rule``). Such a fact covers the
   cards she held then; the cards she drew afterwards are unknown again (``fresh``).
+* with ``reads_plays``, what a player who keeps her wilds (as ``heuristic`` does, and
+  most people) says by playing one at the start of her turn while nobody is close to
+  going out: she had no other card to play, and, playing a Wild Draw Four, no plain wild
+  either; and by taking a draw penalty she could have answered: she had no answer.
 
 A pending Wild Draw Four in a sampled game is guilty as the engine judges the sampled
 hand on the pile it was played on.
@@ -44,6 +48,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from una.bots.heuristic import DANGER
 from una.engine.actions import Action, Kind
 from una.engine.cards import ALL_CARDS, NAMED_MUTANTS, WILD_DRAW_FOUR_SYMBOLS, Card, Color
 from una.engine.effects import EFFECTS
@@ -89,8 +94,10 @@ def rules_key(view: View) -> str:
 class Belief:
     """One seat's memory of a hand, built from its views; see the module's docstring."""
 
-    def __init__(self, seat: int, model: RuleSet | None = None) -> None:
+    def __init__(self, seat: int, model: RuleSet | None = None, reads_plays: bool = False) -> None:
         self.seat = seat
+        #: Whether opponents are taken to keep their wilds for when nothing else fits.
+        self.reads_plays = reads_plays
         #: The rules the sampled games are played under: the view's own when None; another
         #: rule set where the table's game cannot be simulated (RLCard's, in its arena).
         self.model = None if model is None else json.dumps(model.to_json(), sort_keys=True)
@@ -151,6 +158,15 @@ class Belief:
                 known.remove(action.card)
             if moves_hands(view, action.card, action):
                 self._hands_moved(before, view, actor, action)
+            elif (
+                self.reads_plays
+                and action.card.is_wild
+                and actor in self.lacks
+                and before.phase == Phase.PLAY.value
+                and before.to_act == actor
+                and not _close_to_out(before, actor)
+            ):
+                self._kept_wilds(before, actor, action.card)
             if action.card.symbol in WILD_DRAW_FOUR_SYMBOLS:
                 self.wd4_prev_color = before.color
                 self.wd4_prev_top = before.top
@@ -168,6 +184,16 @@ class Belief:
             # either, and the sampler relaxes a fact the cards cannot satisfy.)
             drew = view.hand_counts[actor] - before.hand_counts[actor]
             self._lack(actor, self._playable(before, actor), fresh=max(drew, 0))
+        elif (
+            self.reads_plays
+            and kind is Kind.DRAW
+            and before.phase == Phase.PENALTY.value
+            and before.to_act == actor
+            and actor in self.lacks
+        ):
+            # She took the penalty: a player who answers whenever she can had no answer.
+            drew = view.hand_counts[actor] - before.hand_counts[actor]
+            self._lack(actor, self._answers(before, actor), fresh=max(drew, 0))
         elif kind is Kind.CHALLENGE:
             accused = _previous(before)
             challenger = actor
@@ -176,6 +202,36 @@ class Belief:
             if honest and accused in self.lacks and self.wd4_prev_color is not None:
                 # Innocent: she held nothing that the rule set's wd4_rule calls a bluff.
                 self._lack(accused, self._bluff_cards(view), fresh=0)
+
+    def _kept_wilds(self, before: View, seat: int, wild: Card) -> None:
+        """She played ``wild`` at the start of her turn: a player who keeps wilds had no
+        other playable card (nor a plain wild, for a drawing one). Her remaining cards
+        are all covered (``fresh=0``)."""
+        playable = self._playable(before, seat)
+        banned = {card for card in playable if not card.is_wild}
+        if wild.is_draw:
+            banned |= {card for card in playable if card.is_wild and not card.is_draw}
+        self._lack(seat, frozenset(banned), fresh=0)
+
+    def _answers(self, before: View, seat: int) -> frozenset[Card]:
+        """The cards that ``seat`` could have answered the pending draw of ``before``
+        with (the engine's own legal actions, one card in hand at a time)."""
+        game = self._scratch(before)
+        deck = self._deck(before)
+        saved = game.phase, game.to_act, game.pending_kind, game.pending_draw
+        game.color = before.color
+        game.discard[-1] = before.top
+        game.phase, game.to_act = Phase.PENALTY, seat
+        game.pending_kind = game.effects[before.top].draw_family
+        game.pending_draw = before.pending_draw
+        game.active[seat] = True
+        answers = set()
+        for card in set(deck):
+            game.hands[seat] = [card]
+            if any(a.kind is Kind.PLAY for a in game.legal_actions(seat)):
+                answers.add(card)
+        game.phase, game.to_act, game.pending_kind, game.pending_draw = saved
+        return frozenset(answers)
 
     def _scratch(self, view: View) -> Game:
         """A private game under the view's rules, to ask the engine's own rules about."""
@@ -436,6 +492,18 @@ def moves_hands(view: View, card: Card, action: Action) -> bool:
     return (
         card.symbol in ("7", "0")
         and _template(rules_key(view), len(view.players))[0].rules.seven_zero
+    )
+
+
+def _close_to_out(view: View, seat: int) -> bool:
+    """Whether a player other than ``seat`` (not out) is close to going out, as
+    ``heuristic`` judges it: then she may shed a wild for its points, and playing one
+    says nothing."""
+    out = set(view.out)
+    return any(
+        count <= DANGER
+        for other, count in enumerate(view.hand_counts)
+        if other != seat and other not in out
     )
 
 

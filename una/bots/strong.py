@@ -188,6 +188,7 @@ class StrongBot(Bot):
         repeats: int = REPEATS,
         confidence: float = CONFIDENCE,
         model: RuleSet | None = None,
+        reads_plays: bool = False,
     ) -> None:
         if algorithm not in ("flat", "tree"):
             raise ValueError(f"algorithm must be 'flat' or 'tree', not {algorithm!r}")
@@ -215,6 +216,8 @@ class StrongBot(Bot):
         self.confidence = confidence
         #: The rules it simulates with, when not the table's (see :class:`Belief`).
         self.model = model
+        #: Whether the belief reads opponents' wilds as "nothing else fitted" (Belief).
+        self.reads_plays = reads_plays
         self._compiled = False
         #: The policy the compiled core rolls out with under the rules being searched.
         self._core_policy = rollout_policy
@@ -229,7 +232,7 @@ class StrongBot(Bot):
     def _belief(self, view: View) -> Belief:
         assert view.seat is not None
         if self.belief is None or self.belief.seat != view.seat:
-            self.belief = Belief(view.seat, self.model)
+            self.belief = Belief(view.seat, self.model, self.reads_plays)
         return self.belief
 
     def observe(self, view: View, seat: int, action: Action) -> None:
