@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
-from tgfake import User
+from tgfake import Sent, User
 from tgkit import (
     Harness,
     aio,
@@ -103,6 +103,27 @@ def give(table: Table, seat: int, codes: str) -> None:
         card = Card.parse(code)
         game.draw_pile.remove(card)
         game.hands[seat].append(card)
+
+
+async def two_cards_left(
+    h: Harness, table: Table, users: list[User]
+) -> tuple[User, int, Card, Sent]:
+    """Position setup: the person to act holds two plain cards at the start of her turn,
+    ``keep`` playable (so one card is left after it); her hand is shown to her again.
+    Returns her, her seat, ``keep`` and her hand's message."""
+    game = table.game
+    assert game is not None
+    user = await her_turn(h, table, users)
+    seat = seat_of(h, table, user)
+    color = open_turn(table)
+    keep = next(c for c in game.draw_pile if c.color == color and c.symbol in "123456789")
+    spare = next(c for c in game.draw_pile if not c.is_wild and c != keep)
+    give(table, seat, f"{keep.code} {spare.code}")
+    await h.open_hand(GROUP, user)
+    await refresh(h, table, user)
+    dm = h.fake.latest(user.id, with_buttons=True)
+    assert dm is not None
+    return user, seat, keep, dm
 
 
 # ------------------------------------------------------------------ exactly once
@@ -257,17 +278,8 @@ async def test_the_bot_gives_the_missed_uno_two_cards(tmp_path: Path) -> None:
         table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
         game = table.game
         assert game is not None and game.rules.uno_penalty == "auto"
-        user = await her_turn(h, table, [ANN, BOB])
+        user, seat, keep, dm = await two_cards_left(h, table, [ANN, BOB])
         other = BOB if user is ANN else ANN
-        seat = seat_of(h, table, user)
-        color = open_turn(table)
-        keep = next(c for c in game.draw_pile if c.color == color and c.symbol in "123456789")
-        spare = next(c for c in game.draw_pile if not c.is_wild and c != keep)
-        give(table, seat, f"{keep.code} {spare.code}")
-        await h.open_hand(GROUP, user)
-        await refresh(h, table, user)
-        dm = h.fake.latest(user.id, with_buttons=True)
-        assert dm is not None
         assert any("Уно" in label for label, _ in dm.buttons())  # the «📢 Уно» offer
         data = next(d for _, d in dm.buttons() if d.endswith(f"play {keep.code}"))
         await h.fake.click(dm, user, data)  # no call
@@ -533,17 +545,8 @@ async def test_the_uno_button_goes_with_the_next_card(tmp_path: Path) -> None:
         table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
         game = table.game
         assert game is not None
-        user = await her_turn(h, table, [ANN, BOB])
+        user, seat, keep, dm = await two_cards_left(h, table, [ANN, BOB])
         other = BOB if user is ANN else ANN
-        seat = seat_of(h, table, user)
-        color = open_turn(table)
-        keep = next(c for c in game.draw_pile if c.color == color and c.symbol in "123456789")
-        spare = next(c for c in game.draw_pile if not c.is_wild and c != keep)
-        give(table, seat, f"{keep.code} {spare.code}")
-        await h.open_hand(GROUP, user)
-        await refresh(h, table, user)
-        dm = h.fake.latest(user.id, with_buttons=True)
-        assert dm is not None
         uno = next(d for label, d in dm.buttons() if "Уно" in label)
         answer = await h.fake.click(dm, user, uno)
         assert "со следующей картой" in answer["text"]
@@ -580,16 +583,7 @@ async def test_a_typed_uno_in_any_spelling_or_the_button_is_the_call(
         table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
         game = table.game
         assert game is not None
-        user = await her_turn(h, table, [ANN, BOB])
-        seat = seat_of(h, table, user)
-        color = open_turn(table)
-        keep = next(c for c in game.draw_pile if c.color == color and c.symbol in "123456789")
-        spare = next(c for c in game.draw_pile if not c.is_wild and c != keep)
-        give(table, seat, f"{keep.code} {spare.code}")
-        await h.open_hand(GROUP, user)
-        await refresh(h, table, user)
-        dm = h.fake.latest(user.id, with_buttons=True)
-        assert dm is not None
+        user, seat, keep, dm = await two_cards_left(h, table, [ANN, BOB])
         data = next(d for _, d in dm.buttons() if d.endswith(f"play {keep.code}"))
         await h.fake.click(dm, user, data)  # down to one card, no call
         await h.until(lambda: game.owes_uno[seat])
