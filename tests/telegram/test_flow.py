@@ -379,6 +379,12 @@ async def test_the_seven_zero_keyboard_after_a_jump_in(tmp_path: Path) -> None:
         # whole new hand, not an empty sub-keyboard.
         other = (seat + 1) % 3
         game.hands[seat], game.hands[other] = game.hands[other], game.hands[seat]
+        # A deck has two of each 7: the hand she gets must not hold the twin of hers.
+        new_hand = game.hands[seat]
+        for i, card in enumerate(new_hand):
+            if card == seven:
+                spare = next(j for j, c in enumerate(game.draw_pile) if c.symbol != "7")
+                new_hand[i], game.draw_pile[spare] = game.draw_pile[spare], new_hand[i]
         await refresh(h, table, user)
         now = h.fake.latest(user.id, with_buttons=True)
         assert now is not None

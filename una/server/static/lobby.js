@@ -175,6 +175,11 @@ export class LobbyView {
   }
 
   createPanel() {
+    // The form is built from GET /api/rules; until it answers there is nothing to offer.
+    if (!rules().presets.standard) {
+      return h("div", { class: "panel lobby-create" },
+        h("h2", {}, t("create.title")), h("p", { class: "muted" }, t("games.loading")));
+    }
     if (!this.values) this.values = this.defaults("standard");
     const v = this.values;
     const preset = rules().presets[v.preset] || rules().presets.standard;
