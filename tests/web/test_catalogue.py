@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from una.engine.cards import ALL_CARDS, Card
 from una.engine.errors import REFUSALS
 from una.engine.events import EVENT_TYPES
 from una.server import protocol as p
+from una.server.app import catalog
 
 STATIC = Path(__file__).parents[2] / "una" / "server" / "static"
 KEY = re.compile(r'^\s*"([\w.-]+)":\s*"', re.M)
@@ -51,7 +53,9 @@ def test_the_client_keeps_no_copy_of_the_engines_tables() -> None:
     names = {path.name for path in STATIC.iterdir()}
     assert "rules-data.js" not in names
     everything = "\n".join(path.read_text() for path in STATIC.glob("*.js"))
-    for copied in ("Draw Two", "Возьми 2", "translateEvent", "stack_draw_two:"):
+    copies = ("Draw Two", "Возьми 2", "translateEvent", "stack_draw_two:")
+    copies += ('KOBE: ["Y"', '"RAND", "TRADE"')  # cards.js's old tables of the cards
+    for copied in copies:
         assert copied not in everything, copied
 
 
@@ -73,3 +77,24 @@ def test_every_refusal_of_the_rules_is_worded_from_its_own_arguments(lang: str) 
     for code, names in reasons.items():
         used = set(re.findall(r"{(\w+)}", words[f"why.{code}"]))
         assert used <= set(names), (code, used - set(names))
+
+
+def test_the_rules_carry_the_card_facts_the_client_draws_from() -> None:
+    """GET /api/rules (``catalog``): every card code's color, symbol, wildness and parent
+    face, as the engine's card has them, and the word on its face in each language."""
+    rules = catalog()
+    faces = rules["faces"]
+    assert set(faces) == {card.code for card in ALL_CARDS}
+    for code, face in faces.items():
+        card = Card.parse(code)
+        assert face["color"] == (card.color.value if card.color else None), code
+        assert (face["symbol"], face["wild"]) == (card.symbol, card.is_wild), code
+        assert face["parent"] == (card.face if card.face != card.symbol else None), code
+    assert faces["KOBE"] == {"color": "Y", "symbol": "KOBE", "wild": False, "parent": "8"}
+    assert faces["HOLY"]["parent"] == "0" and faces["W4"]["wild"] and not faces["CL"]["wild"]
+    en, ru = (rules["labels"][lang]["face_words"] for lang in ("en", "ru"))
+    assert en.keys() == ru.keys() and {"NAGA", "KOBE", "RSP"} <= en.keys()
+    assert (en["NAGA"], ru["NAGA"], ru["RSP"]) == ("NAGA", "НАГА", "ВСЕМ")
+    assert not any(re.search("[A-Za-z]", word) for word in ru.values()), ru
+    # a word is on the face of a card that draws no sign of its own
+    assert not {"W4", "HOLY"} & en.keys()

@@ -34,7 +34,7 @@ from una.engine.effects import effect_table
 from una.engine.events import Event
 from una.server import protocol as p
 from una.server.cluster import LEASE, Cluster
-from una.server.labels import labels
+from una.server.labels import card_faces, labels
 from una.server.rooms import SEND_QUEUE, Client, RoomService, frame_text
 from una.server.storage import Storage
 
@@ -297,8 +297,8 @@ async def http_error(request: Request, error: Exception) -> Response:
 
 def catalog() -> dict[str, Any]:
     """Every preset (title, description, seats, its switch values) and switch (default,
-    choices, a one-line description), and the words of all of them and of every card in
-    English and Russian (``labels``)."""
+    choices, a one-line description), every card code's facts for drawing it (``faces``),
+    and the words of all of them and of every card in English and Russian (``labels``)."""
     presets = {}
     for name, preset in PRESETS.items():
         rules = RuleSet.preset_named(name)
@@ -329,6 +329,8 @@ def catalog() -> dict[str, Any]:
         "switches": switches,
         "bots": bots,
         "cards": special_cards(),
+        # every card code's color, symbol, wildness and parent face, for drawing it
+        "faces": card_faces(),
         # every card's name, switch label and value word, in each language (una.server.labels)
         "labels": labels(),
     }

@@ -11,6 +11,8 @@ holds no copy of these tables.
 ('красная 7', 'Wild Draw Four', 'BSKIP')
 >>> switch_value("finish", "to_the_last", "ru"), switch_value("jump_in", True, "en")
 ('до последнего', 'on')
+>>> card_faces()["KOBE"], card_faces()["W4"]["wild"], card_faces()["B7"]["parent"]
+({'color': 'Y', 'symbol': 'KOBE', 'wild': False, 'parent': '8'}, True, None)
 """
 
 from __future__ import annotations
@@ -168,6 +170,24 @@ VALUE_WORDS: dict[str, tuple[str, str]] = {
     "false": ("off", "выкл."),
 }
 
+#: The word printed on a card's face, where its face shows a word rather than a number or a
+#: sign: (English, Russian), by symbol. The English is the notation's own short form.
+FACE_WORDS: dict[str, tuple[str, str]] = {
+    "SP": ("ALL", "ВСЕМ"),
+    "CL": ("CL", "БЕСЦВ"),
+    "NAGA": ("NAGA", "НАГА"),
+    "QUIT": ("QUIT", "ВЫХОД"),
+    "SCREW": ("SCREW", "ОТВЁРТКА"),
+    "KOBE": ("KOBE", "КОБЕ"),
+    "BLEND": ("BLEND", "БЛЕНДЕР"),
+    "RAND": ("RAND", "РАНДОМ"),
+    "TRADE": ("TRADE", "ОБМЕН"),
+    "CHAIRS": ("CHAIRS", "СТУЛЬЯ"),
+    "DANCE": ("DANCE", "ТАНЕЦ"),
+    "SPY": ("SPY", "ШПИОН"),
+    "DUNG": ("DUNG", "НАВОЗ"),
+}
+
 #: Preset titles in Russian (English: ``Preset.title``).
 PRESET_TITLES_RU: dict[str, str] = {
     "standard": "Официальные правила",
@@ -200,6 +220,21 @@ def switch_value(name: str, value: Any, lang: str) -> str:
     return words[LANGS.index(lang)] if lang in LANGS else words[0]
 
 
+def card_faces() -> dict[str, dict[str, Any]]:
+    """What a front end needs to draw each card code, from the engine's cards: its color
+    letter (``None`` for a wild or colorless card), its symbol, whether playing it names a
+    color, and the face it matches like (Kobe: ``"8"``), if it has one besides its symbol."""
+    return {
+        card.code: {
+            "color": card.color.value if card.color else None,
+            "symbol": card.symbol,
+            "wild": card.is_wild,
+            "parent": card.face if card.face != card.symbol else None,
+        }
+        for card in ALL_CARDS
+    }
+
+
 def labels() -> dict[str, Any]:
     """Everything for ``GET /api/rules``: per language, every card's name, each switch's
     label and description, the value words, and the Russian of presets and cards."""
@@ -215,6 +250,12 @@ def labels() -> dict[str, Any]:
                 for name, switch in SWITCHES.items()
             },
             "values": {key: words[index] for key, words in VALUE_WORDS.items()},
+            # the word on a card's face (Nagasaki: NAGA, «НАГА»), by card code
+            "face_words": {
+                card.code: FACE_WORDS[card.symbol][index]
+                for card in ALL_CARDS
+                if card.symbol in FACE_WORDS
+            },
         }
     out["ru"]["presets"] = dict(PRESET_TITLES_RU)
     out["ru"]["card_help"] = dict(CARD_HELP_RU)
@@ -224,3 +265,4 @@ def labels() -> dict[str, Any]:
 _MISSING = set(SWITCHES) - set(SWITCH_LABELS) | set(SWITCHES) - set(SWITCH_HELP_RU)
 assert not _MISSING, f"every switch needs its label and its Russian: {_MISSING}"
 assert {c.value for c in Color} == set(CARD_COLORS_RU)
+assert set(FACE_WORDS) <= {card.symbol for card in ALL_CARDS}

@@ -3,6 +3,7 @@
 // beside its hue, so a color-blind player can tell every card apart.
 
 import { s } from "./dom.js";
+import { cardFace, faceWord } from "./rules.js";
 
 export const COLOR_CODES = ["R", "Y", "G", "B"];
 
@@ -14,24 +15,16 @@ export const COLORS = {
 };
 const BLACK = "#1c1c22";
 
-/** Cards with a fixed name (no color letter) and, for a few specials, the parent they copy. */
-const FIXED = new Set([
-  "W", "W4", "CL", "NAGA", "WDD", "WR4", "WB4", "WMY", "WTP", "HOLY", "QUIT", "SCREW", "KOBE",
-  "BLEND", "RAND", "TRADE", "CHAIRS", "DANCE", "SPY", "DUNG",
-]);
-const PARENT = { HOLY: ["R", "0"], QUIT: ["G", "0"], SCREW: ["B", "0"], KOBE: ["Y", "8"] };
-const WILDS = new Set(["W", "W4", "WDD", "WR4", "WB4", "WMY", "WTP", "BLEND", "RAND", "TRADE",
-  "CHAIRS", "DANCE", "SPY", "DUNG"]);
-
-/** {code, color ("R".."B" or null), symbol, wild, parent} of a card code. */
+/** {code, color ("R".."B" or null), symbol, wild, parent} of a card code: the engine's facts
+ * from GET /api/rules. Until they come, a guess from the code alone: a color letter and a
+ * number or a short sign is a colored card, a code that starts with W a wild one. */
 export function parseCard(code) {
   const upper = String(code || "").toUpperCase();
-  if (FIXED.has(upper)) {
-    const parent = PARENT[upper];
-    return { code: upper, color: parent ? parent[0] : null, symbol: upper, wild: WILDS.has(upper),
-      parent: parent ? parent[1] : null };
-  }
-  return { code: upper, color: upper[0] || null, symbol: upper.slice(1), wild: false, parent: null };
+  const face = cardFace(upper);
+  if (face) return { code: upper, color: face.color, symbol: face.symbol, wild: face.wild, parent: face.parent };
+  const colored = /^[RYGB]([0-9]|[A-Z]{1,2}[0-9]?)$/.test(upper);
+  return { code: upper, color: colored ? upper[0] : null, symbol: colored ? upper.slice(1) : upper,
+    wild: !colored && upper.startsWith("W"), parent: null };
 }
 
 // --------------------------------------------------------------------------- shapes, icons
@@ -99,11 +92,6 @@ function scaled(node, k, dy = 0) {
   return s("g", { transform: `translate(${30 - 30 * k} ${45 - 45 * k + dy}) scale(${k})` }, node);
 }
 
-const WORDS = {
-  CL: "CL", NAGA: "NAGA", HOLY: "HOLY", QUIT: "QUIT", SCREW: "SCREW", KOBE: "KOBE", BLEND: "BLEND",
-  RAND: "RAND", TRADE: "TRADE", CHAIRS: "CHAIRS", DANCE: "DANCE", SPY: "SPY", DUNG: "DUNG",
-};
-
 /** The big central glyph of a card (drawn around 30,45) in the ink color. */
 function glyph(card, ink, stroke = null) {
   const sym = card.symbol;
@@ -117,7 +105,11 @@ function glyph(card, ink, stroke = null) {
     case "R": return reverseIcon(ink);
     case "D2": return text("+2", ink, { size: 26, stroke });
     case "D4": return text("+4", ink, { size: 26, stroke });
-    case "SP": return s("g", {}, text("+2", ink, { size: 22, y: 40, stroke }), text("ALL", ink, { size: 10, y: 57, stroke }));
+    case "SP": {
+      const word = faceWord(card.code) || "";
+      return s("g", {}, text("+2", ink, { size: 22, y: 40, stroke }),
+        text(word, ink, { size: 10, y: 57, stroke, width: word.length > 3 ? 26 : 0 }));
+    }
     case "RD2": return s("g", {}, scaled(reverseIcon(ink), 0.6, -9), text("+2", ink, { size: 17, y: 56, stroke }));
     case "DB2": return text("»+2", ink, { size: 19, stroke });
     case "RR": return s("g", {}, scaled(reverseIcon(ink), 0.55, -9), scaled(reverseIcon(ink), 0.55, 9));
@@ -132,8 +124,8 @@ function glyph(card, ink, stroke = null) {
     case "WTP": return targetIcon("#fff");
     case "HOLY": return s("g", {}, crossIcon(ink));
     default: {
-      const word = WORDS[sym] || sym;
-      return text(word, ink, { size: 12, stroke, width: word.length > 4 ? 36 : 0 });
+      const word = faceWord(card.code) || sym;
+      return text(word, ink, { size: 12, stroke, width: word.length > 4 ? Math.min(40, 7 * word.length) : 0 });
     }
   }
 }
@@ -143,7 +135,8 @@ function cornerLabel(card) {
   if (/^[0-9]$/.test(sym)) return sym;
   if (card.parent) return card.parent;
   return { S: "⊘", R: "⇄", D2: "+2", D4: "+4", SP: "+2", RD2: "+2", DB2: "»2", RR: "⇄⇄", RS: "⇄⊘",
-    SS: "⊘⊘", W: "W", W4: "+4", WDD: "×2", WR4: "+4", WB4: "»4", WMY: "?", WTP: "◎" }[sym] || sym.slice(0, 2);
+    SS: "⊘⊘", W: "W", W4: "+4", WDD: "×2", WR4: "+4", WB4: "»4", WMY: "?", WTP: "◎" }[sym]
+    || (faceWord(card.code) || sym).slice(0, 2);
 }
 
 // --------------------------------------------------------------------------------- cards

@@ -3,7 +3,7 @@
 // Russian. The client holds no copy of the engine's tables: until the answer comes, codes
 // stand in for names.
 
-let data = { presets: {}, switches: {}, bots: {}, cards: {}, labels: {} };
+let data = { presets: {}, switches: {}, bots: {}, cards: {}, faces: {}, labels: {} };
 let lang = "en";
 let asked = null;
 const waiting = [];
@@ -41,6 +41,17 @@ function words() {
 /** A card's name in the current language: "red 5", "красная 5" (its code until loaded). */
 export function cardLabel(code) {
   return words().cards?.[code] ?? data.labels.en?.cards?.[code] ?? String(code);
+}
+
+/** What drawing a card needs, from the engine's cards: {color ("R".."B" or null), symbol,
+ * wild, parent (the face it matches like: Kobe's "8"), or null} (null until loaded). */
+export function cardFace(code) {
+  return data.faces?.[code] ?? null;
+}
+
+/** The word on a card's face in the current language (Nagasaki: "NAGA", «НАГА»), or null. */
+export function faceWord(code) {
+  return words().face_words?.[code] ?? data.labels.en?.face_words?.[code] ?? null;
 }
 
 export function presetTitle(name) {
