@@ -3,6 +3,7 @@ chat is in English (every server message is data, worded by the client's catalog
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -11,20 +12,27 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import expect
-from webkit import Pages, login
+from webkit import Pages, Server, create_table, login
+
+from una.engine import Action, Record, RuleSet
 
 pytest_plugins = ("webplugin",)
 
 LATIN = re.compile(r"[A-Za-z]{2,}")
 
 
-#: Latin letters that are not English: the game's name on the card backs, a key's label.
-NOT_ENGLISH = {"UNA", "Enter"}
+#: Latin letters that are not English: the game's name (on the card backs, in a preset's
+#: title: «Una для BYOND»), a key's label, a platform's name, the RU bot's tag.
+NOT_ENGLISH = {"UNA", "Una", "Enter", "BYOND", "RU"}
 
 
-def english_words(page: Any, code: str, bot: str) -> set[str]:
-    """The Latin words shown at the table but the table's code and the bot's name."""
-    text = page.locator(".table-screen").inner_text()
+def english_words(page: Any, code: str, bot: str, where: str = ".table-screen") -> set[str]:
+    """The Latin words shown at the table (or ``where``) but the table's code and the bot's
+    name."""
+    return latin(page.locator(where).inner_text(), code, bot)
+
+
+def latin(text: str, code: str = "", bot: str = "") -> set[str]:
     words = set(LATIN.findall(text)) - NOT_ENGLISH - {bot}
     return {word for word in words if word not in code}
 
@@ -76,3 +84,49 @@ def test_a_russian_hand_with_auto_votes_and_a_timeout_has_no_english(pages: Page
     )
     for page in (ann, bob):
         assert english_words(page, code, bot) == set()
+        # the rules in the header's hover title too (not "standard target=...")
+        assert latin(page.locator(".rules-text").get_attribute("title") or "") == set()
+
+
+def test_the_russian_lobby_and_a_replays_header_have_no_english(
+    pages: Pages, server: Server
+) -> None:
+    # A public table without a name: the server calls it "Table K7QX2", the lobby «Стол K7QX2».
+    ann = pages.new("/")
+    ann.locator("#lang-toggle").click()
+    login(ann, "Настя")
+    code = create_table(ann, seats=3, bots=1, target=40, public=True)
+    expect(ann.locator(".table-name")).to_have_text(f"Стол {code}")
+    bob = pages.new("/")
+    bob.locator("#lang-toggle").click()
+    login(bob, "Вова")
+    row = bob.locator(f'.lobby-table[data-code="{code}"]')
+    expect(row.locator(".lobby-table-name")).to_have_text(f"Стол {code}")
+    expect(row.locator(".lobby-table-rules")).to_contain_text("Игра до: 40")
+    assert english_words(bob, code, "", f'.lobby-table[data-code="{code}"]') == set()
+    assert english_words(bob, code, "", ".lobby-create") == set()
+    # A replay of a game with a switch changed from its preset: its header names the preset
+    # and the switch in Russian (not "alupula jump_in=true").
+    rules = RuleSet.from_json({"preset": "alupula", "jump_in": True, "target": 200})
+    record = Record(rules, ["Настя", "Вова"], seed=3)
+    game = record.new_game()
+    for _ in range(4):
+        seat = game.view_for(None).to_act
+        action = game.view_for(seat).to_json()["legal"][0]
+        game.apply(seat, Action.parse(action))
+        record.actions.append((seat, action))
+    game_id = 987654
+    bob.route(
+        f"**/games/{game_id}.json",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(record.to_json())
+        ),
+    )
+    bob.route(f"**/games/{game_id}/views*", lambda route: route.fulfill(status=404))
+    bob.goto(f"{server.url}/?replay={game_id}")
+    head = bob.locator(".replay-head")
+    expect(head.locator("h1")).to_have_text(f"Запись партии {game_id}")
+    expect(head).to_contain_text("Настя, Вова · Алупула УНО")
+    expect(head).to_contain_text("Вмешательство: вкл.")
+    expect(head).to_contain_text("Игра до: 200")
+    assert english_words(bob, "", "", ".replay-head") == set()

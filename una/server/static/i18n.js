@@ -89,6 +89,8 @@ const EN = {
   "table.card1": "1 card",
   "table.points": "{n} pts",
   "table.dealer": "dealer",
+  "table.dealerbadge": "D",
+  "table.uno": "UNO!",
   "table.out": "out #{n}",
   "table.setaside": "{n} set aside",
   "table.drawpile": "Draw pile: {n} cards",
@@ -130,7 +132,7 @@ const EN = {
   "revealed.title": "{name}'s hand (shown to you)",
   "revealed.live": "{name}'s hand, as it is now (you see it for the rest of the hand)",
   "revealed.once": "{name} showed you this hand at the challenge",
-  "hand.locked": "{card} locks your other cards: play it first (on a yellow or an 8)",
+  "hand.locked": "{card} locks your other cards: play it first.",
   "seat.standin": "{name} (left: a computer plays)",
   "table.kickconfirm": "Kick {name} out of this table until the match is over?",
   "chat.choose": "Pick one:",
@@ -306,6 +308,8 @@ const RU = {
   "table.card1": "1 карта",
   "table.points": "{n} очк.",
   "table.dealer": "сдаёт",
+  "table.dealerbadge": "С",
+  "table.uno": "УНО!",
   "table.out": "вышел #{n}",
   "table.setaside": "отложено: {n}",
   "table.drawpile": "Колода: {n} карт",
@@ -347,7 +351,7 @@ const RU = {
   "revealed.title": "Карты игрока {name} (видны вам)",
   "revealed.live": "Карты игрока {name} сейчас (видны вам до конца раздачи)",
   "revealed.once": "{name} показал(а) вам эти карты при проверке блефа",
-  "hand.locked": "{card} блокирует остальные ваши карты: сначала сыграйте её (на жёлтую или 8)",
+  "hand.locked": "{card} блокирует остальные ваши карты: сначала сыграйте её.",
   "seat.standin": "{name} (ушёл(ла): играет компьютер)",
   "table.kickconfirm": "Выгнать игрока {name} из-за стола до конца игры?",
   "chat.choose": "Выберите:",
@@ -461,6 +465,13 @@ export function t(key, params = {}) {
 /** A card's readable name in the current language: "red 5", "красная 5" (GET /api/rules). */
 export function cardName(code) {
   return cardLabel(code);
+}
+
+/** A table's name: its own, or "Table K7QX2" in the current language for one without (the
+ * server names such a table "Table {code}" in English). */
+export function tableName(table) {
+  const name = table?.name;
+  return !name || name === `Table ${table.code}` ? t("table.code", { code: table.code }) : name;
 }
 
 export function colorName(color) {

@@ -1,7 +1,7 @@
 // The lobby: open tables (join or watch), join by code, open a replay, create a table.
 
 import { h, replace } from "./dom.js";
-import { getLang, t } from "./i18n.js";
+import { getLang, t, tableName } from "./i18n.js";
 import { fetchRules, presetTitle, rules, rulesSummary, switchHelp, switchLabel, switchValue } from "./rules.js";
 
 export { fetchRules, presetTitle, rules };
@@ -93,7 +93,7 @@ export class LobbyView {
       const canJoin = table.status !== "playing" && table.taken < table.seats;
       return h("li", { class: "lobby-table", dataset: { code: table.code } },
         h("div", { class: "lobby-table-head" },
-          h("span", { class: "lobby-table-name" }, table.name || table.code),
+          h("span", { class: "lobby-table-name" }, tableName(table)),
           h("span", { class: "code" }, table.code),
           h("span", { class: ["status", `status-${table.status}`] }, t(`lobby.status.${table.status}`))),
         h("div", { class: "lobby-table-facts" }, facts.join(" · ")),

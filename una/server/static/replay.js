@@ -9,6 +9,7 @@ import { h, replace } from "./dom.js";
 import { icon } from "./icons.js";
 import { cardName, colorName, t } from "./i18n.js";
 import { eventText } from "./messages.js";
+import { rulesSummary } from "./rules.js";
 import { parseAction, TableView } from "./table.js";
 
 function describe(code, players) {
@@ -155,8 +156,7 @@ export class ReplayView {
       return;
     }
     const r = this.record;
-    const rulesText = typeof r.rules === "string" ? r.rules
-      : Object.entries(r.rules).map(([k, v]) => (k === "preset" ? v : `${k}=${JSON.stringify(v)}`)).join(" ");
+    const rulesText = rulesSummary(r.rules);
     this.controlsEl = h("div", { class: "replay-controls" });
     this.stageEl = h("div", { class: "replay-stage" });
     this.listEl = h("ol", { class: "replay-actions", start: 0 });
@@ -219,7 +219,7 @@ export class ReplayView {
     const view = this.views[this.step];
     const state = (v, k) => ({
       table: {
-        code: this.id, name: t("replay.title", { id: this.id }), preset: "", rules_text: "", status: "over", timer: null,
+        code: this.id, name: t("replay.title", { id: this.id }), preset: "", rules: this.record.rules, status: "over", timer: null,
         host_id: null, spectator_names: [],
         // the players' icons: who played each seat (a computer's seat has nobody)
         seats_detail: this.players.map((name, i) => {

@@ -6,7 +6,7 @@ import { cardBack, cardSvg, colorBadge, COLOR_CODES, parseCard } from "./cards.j
 import { ChatPanel } from "./chat.js";
 import { h, replace, s } from "./dom.js";
 import { icon } from "./icons.js";
-import { cardName, colorName, t } from "./i18n.js";
+import { cardName, colorName, t, tableName } from "./i18n.js";
 import { cardHelp as helpOf, fetchRules, rules, rulesSummary } from "./rules.js";
 
 /** "play W4 G @1 uno" -> {code, kind: "play", card: "W4", color: "G", targets: [1], uno: true} */
@@ -182,8 +182,8 @@ export class TableView {
       onclick: () => this.chat.toggle() }, t("table.chat"), this.chat.unread ? h("span", { class: "unread" }, String(this.chat.unread)) : null);
     replace(this.barEl,
       h("div", { class: "table-title" },
-        h("h1", { class: "table-name" }, !table.name || table.name === `Table ${table.code}` ? t("table.code", { code: table.code }) : table.name),
-        h("span", { class: "rules-text", title: table.rules_text || "" }, rulesSummary(table.rules)),
+        h("h1", { class: "table-name" }, tableName(table)),
+        h("span", { class: "rules-text", title: rulesSummary(table.rules) }, rulesSummary(table.rules)),
         h("span", { class: "match-facts" }, [
           this.state?.view ? t("table.handno", { n: this.state.view.hand_number }) : null,
           targetOf(table.rules) !== undefined ? t("table.target", { n: targetOf(table.rules) }) : null,
@@ -241,12 +241,12 @@ export class TableView {
       }
       const d = m.detail || {};
       const badges = [];
-      if (m.dealer) badges.push(h("span", { class: "badge dealer", title: t("table.dealer") }, "D"));
+      if (m.dealer) badges.push(h("span", { class: "badge dealer", title: t("table.dealer") }, t("table.dealerbadge")));
       if (d.bot) badges.push(h("span", { class: "badge bot" }, t("table.bot")));
       if (d.auto) badges.push(h("span", { class: "badge auto" }, t("table.auto")));
       if (d.player_id && d.connected === false) badges.push(h("span", { class: "badge away" }, t("table.away")));
       if (d.player_id && d.player_id === this.state.table.host_id) badges.push(h("span", { class: "badge host" }, t("table.host")));
-      if (m.uno) badges.push(h("span", { class: "badge uno" }, "UNO!"));
+      if (m.uno) badges.push(h("span", { class: "badge uno" }, t("table.uno")));
       if (m.out >= 0) badges.push(h("span", { class: "badge out" }, t("table.out", { n: m.out + 1 })));
       if (m.setAside) badges.push(h("span", { class: "badge" }, t("table.setaside", { n: m.setAside })));
       const info = [];
@@ -588,7 +588,8 @@ export class TableView {
     });
     const parts = cards.length ? cards : [h("p", { class: "muted" }, t("table.handempty"))];
     replace(this.handEl, parts);
-    replace(this.lockEl, lockText);
+    // the note says the rest of the rule too: the card's own help (GET /api/rules)
+    replace(this.lockEl, [lockText, lockedBy ? cardHelp(lockedBy) : ""].filter(Boolean).join(" "));
     this.lockEl.hidden = !lockText;
     // nothing to play (another player's turn): the hand stays readable, only the offers stand
     // out; a hand locked by Kobe stays dimmed, so that it never looks playable
