@@ -8,11 +8,12 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -331,3 +332,91 @@ async def seed_tables(db: str, count: int) -> None:
              "created_at": now} for i in range(count)]  # fmt: skip
     async with await Storage.open(db) as storage, storage.engine.begin() as conn:
         await conn.execute(tables_table.insert(), rows)
+
+
+def sqlite_path(db: str) -> str | None:
+    """The file of an SQLite URL (``sqlite:///...``, ``sqlite+aiosqlite:///...``), else None."""
+    return db.split("///", 1)[1] if db.startswith("sqlite") else None
+
+
+@contextlib.asynccontextmanager
+async def finish_held(db: str, game_id: int) -> AsyncIterator[None]:
+    """Make the server's ``finish_game`` of ``game_id`` wait (until the server is killed),
+    while its other writes, the match's last action among them, go through.
+
+    PostgreSQL: the game's row is held ``FOR NO KEY UPDATE``; the finish waits for it.
+    SQLite has one write lock for the whole file, so holding it would hold the last action
+    too; instead a trigger on the game's ``finished_at`` keeps the finish's transaction busy
+    (a cross join of a helper table that never ends), with the write lock, until SIGKILL.
+    Both are gone afterwards.
+    """
+    path = sqlite_path(db)
+    if path is None:
+        engine = create_engine(db)
+        try:
+            async with engine.connect() as conn:
+                await conn.execute(
+                    sa.text("SELECT 1 FROM games WHERE id = :g FOR NO KEY UPDATE"), {"g": game_id}
+                )
+                try:
+                    yield
+                finally:
+                    await conn.rollback()
+        finally:
+            await engine.dispose()
+        return
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None, timeout=30)) as conn:
+        conn.executescript(f"""
+            CREATE TABLE held_spin (n INTEGER);
+            WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 1000)
+            INSERT INTO held_spin SELECT n FROM c;
+            CREATE TRIGGER held_finish BEFORE UPDATE OF finished_at ON games
+            WHEN NEW.id = {int(game_id)} AND NEW.finished_at IS NOT NULL
+            BEGIN SELECT count(*) FROM held_spin a, held_spin b, held_spin c, held_spin d; END;
+        """)  # fmt: skip
+    try:
+        yield
+    finally:
+        with contextlib.closing(sqlite3.connect(path, isolation_level=None, timeout=30)) as conn:
+            conn.executescript("DROP TRIGGER held_finish; DROP TABLE held_spin;")
+
+
+async def until_the_finish_waits(db: str, timeout: float = 60.0) -> None:
+    """Until the server's transaction waits in :func:`finish_held`: on PostgreSQL, for the
+    row lock (``pg_stat_activity``); on SQLite, the write lock is held for half a second on
+    end (an append holds it for a few milliseconds)."""
+    deadline = time.monotonic() + timeout
+    path = sqlite_path(db)
+    held_since: float | None = None
+    while time.monotonic() < deadline:
+        if path is None:
+            rows = await sql(
+                db,
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND datname = current_database()",
+            )
+            if rows[0][0] >= 1:
+                return
+        else:
+            now = time.monotonic()
+            if write_locked(path):
+                held_since = held_since or now
+                if now - held_since >= 0.5:
+                    return
+            else:
+                held_since = None
+        await asyncio.sleep(0.05)
+    raise TimeoutError("the server's finish never waited")
+
+
+def write_locked(path: str) -> bool:
+    """Whether another connection holds the SQLite file's write lock (tried without waiting)."""
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None, timeout=0)) as conn:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if "locked" in str(error) or "busy" in str(error):
+                return True
+            raise
+        conn.rollback()
+        return False

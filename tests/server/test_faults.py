@@ -1,7 +1,13 @@
 """``una serve`` under faults and abuse (issue 20, issue 16 items 3-4), over real WebSockets.
 
-Crash windows are driven deterministically: the test holds a database lock that the server's
-next write waits for, SIGKILLs the server while it waits, and restarts it.
+Every test of an item runs on SQLite and on PostgreSQL: the ``server`` fixture here (unlike
+the rest of tests/server's, SQLite only) is parametrized by conftest's ``storage_url``, like
+the tests that take ``storage_url`` themselves. (Only the database left by the old
+two-commit match start is an SQLite file.)
+
+Crash windows are driven deterministically: the test holds the server's next write (a
+database lock, or on SQLite for the finish of a match a trigger that keeps the write busy),
+SIGKILLs the server while it waits, and restarts it.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +27,7 @@ from serverkit import (
     Player,
     Server,
     choose,
+    finish_held,
     frame_size,
     frozen,
     play_until_over,
@@ -29,11 +36,22 @@ from serverkit import (
     seed_tables,
     sql,
     started,
+    until_the_finish_waits,
 )
 
 from una.server import protocol as p
 from una.server.rooms import Client, RoomService
 from una.server.storage import Storage, create_engine
+
+
+@pytest.fixture
+def server(storage_url: str) -> Iterator[Server]:
+    """``una serve`` in a child process, on a database of its own: each test that uses it
+    runs once per backend (ids ``sqlite`` and ``postgresql``)."""
+    running = Server(storage_url).start()
+    yield running
+    running.stop()
+
 
 # ------------------------------------------------------------------ database helpers
 
@@ -164,9 +182,9 @@ def test_a_half_written_match_start_from_before_is_recovered(tmp_path: Path) -> 
 
 
 def test_a_crash_before_the_match_is_marked_finished(storage_url: str) -> None:
-    """The match's last action is stored, then SIGKILL before the game is marked finished
-    (PostgreSQL: the game row is held, so that the finish waits; SQLite: the state such a
-    crash leaves is written by hand). Restarted, the server finishes it: its record opens."""
+    """The match's last action is stored, then SIGKILL while the game is being marked
+    finished (``finish_held``: the finish waits, the actions go through). Restarted, the
+    server finishes it: its record opens."""
     db = storage_url
 
     async def scenario() -> None:
@@ -177,22 +195,16 @@ def test_a_crash_before_the_match_is_marked_finished(storage_url: str) -> None:
             )
             await started(players)
             game_id = players[0].state["game_id"]  # type: ignore[index]
-            if db.startswith("sqlite"):
-                await play_until_over(players)
+            async with finish_held(db, game_id):
+                playing = asyncio.create_task(play_until_over(players, timeout=60))
+                await until_the_finish_waits(db, timeout=60)
+                playing.cancel()
                 server.kill()
-                await sql(db, "UPDATE games SET finished_at = NULL, result = NULL WHERE id = :g",
-                          g=game_id)  # fmt: skip
-                await sql(db, "UPDATE tables SET status = 'playing' WHERE code = :c", c=code)
-            else:
-                async with row_locked(db, "games", "id = :g", g=game_id):
-                    playing = asyncio.create_task(play_until_over(players, timeout=60))
-                    await server_waits_for_the_lock(db, timeout=60)
-                    playing.cancel()
-                    server.kill()
         finally:
             server.stop()
         [(finished,)] = await sql(db, "SELECT finished_at FROM games WHERE id = :g", g=game_id)
         assert finished is None
+        # (The match-ending action is stored: restore finishes a game whose log ends a match.)
         server = Server(db).start()
         try:
             # A private table's record: for its players, as Ann.
@@ -395,11 +407,11 @@ def test_a_public_table_keeps_a_timer_when_null_is_asked(server: Server) -> None
     run(scenario())
 
 
-def test_a_host_has_at_most_five_open_tables(tmp_path: Path) -> None:
+def test_a_host_has_at_most_five_open_tables(storage_url: str) -> None:
     # In process, with a roomy ``create`` budget: the cap is what is tested here, not the
     # rate limit (tests/server/test_hardening.py has that).
     async def scenario() -> None:
-        storage = await Storage.open(f"sqlite:///{tmp_path / 'una.db'}")
+        storage = await Storage.open(storage_url)
         service = RoomService(storage, bot_delay=60)
         service.limiter = p.Limiter({**p.BUDGETS, "create": p.Budget(100, 100)})
 
@@ -496,8 +508,8 @@ def test_a_socket_that_stops_reading_holds_nobody_up(server: Server) -> None:
 # ---------------------------------------------------- item 5: the lobby with 5,000 tables
 
 
-def test_the_lobby_costs_little_with_5000_tables(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'una.db'}"
+def test_the_lobby_costs_little_with_5000_tables(storage_url: str) -> None:
+    db = storage_url
     run(seed_tables(db, 4990))
     server = Server(db).start()
 
