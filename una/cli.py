@@ -381,11 +381,10 @@ def serve(
     if redis and not async_url(url or os.environ.get("UNA_DB") or "x.db").startswith("postgresql"):
         _fail("--redis: the nodes share a PostgreSQL database: give --db postgresql://...")
     _check_listen(host, port)
-    if not redis:
-        try:  # the clear refusal; the service takes the lock for real when it starts
-            check_service_free(url or default_db_url())
-        except StorageError as error:
-            _fail(f"una serve: {error}")
+    try:  # the clear refusal; the service takes the lock for real when it starts
+        check_service_free(url or default_db_url(), shared=bool(redis))  # nodes share it
+    except StorageError as error:
+        _fail(f"una serve: {error}")
     # The database is opened (and migrated) once here, so that a wrong URL or an unreachable
     # server is one line, not uvicorn's traceback from the application's startup.
     _check_database(url)

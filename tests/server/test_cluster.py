@@ -11,12 +11,14 @@ import asyncio
 import base64
 import io
 import json
+import signal
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
-from serverkit import UNA, Player, Server, free_port, play_until_over, sql
+from serverkit import UNA, Player, Server, choose, free_port, play_until_over, sql
 
 from una.server.protocol import BUDGETS
 
@@ -58,6 +60,32 @@ def test_a_second_service_on_one_postgresql_schema_without_redis_is_refused(
         assert "run every node with --redis" in line
     finally:
         server.stop()
+
+
+def test_a_single_service_and_cluster_nodes_refuse_each_other(
+    postgres_url: str, redis_url: str
+) -> None:
+    # A node runs: a single una serve (or una telegram) on its database is refused.
+    a = node(postgres_url, redis_url)
+    try:
+        line = refusal("serve", "--port", str(free_port()), "--db", postgres_url)
+        assert line.startswith("una serve: Una cluster nodes (una serve --redis) use schema")
+        line = refusal("telegram", "--token", "1:x", "--db", postgres_url)
+        assert line.startswith("una telegram: Una cluster nodes")
+        node_id(a)  # it serves on, untouched
+    finally:
+        a.stop()
+    # A single una serve runs: a node on its database is refused.
+    single = Server(postgres_url).start()
+    try:
+        args = ("serve", "--port", str(free_port()), "--db", postgres_url, "--redis", redis_url)
+        line = refusal(*args)
+        assert line.startswith("una serve: a single Una service (una serve or una telegram")
+        status, _ = single.get("/health")
+        assert status == 200
+    finally:
+        single.stop()
+    node(postgres_url, redis_url).stop()  # once it stopped, nodes start
 
 
 def node(db: str, redis: str, **env: str) -> Server:
@@ -269,3 +297,67 @@ def test_sigkill_of_the_owner_mid_game_the_other_node_takes_over_5_rounds(
     finally:
         for server in servers:
             server.stop()
+
+
+def test_a_node_paused_past_its_lease_is_fenced_off_and_its_client_moves(
+    postgres_url: str, redis_url: str
+) -> None:
+    a, b = nodes(postgres_url, redis_url)
+    first, second = node_id(a), node_id(b)
+    assert a.process is not None
+
+    async def count(game_id: int) -> int:
+        rows = await sql(postgres_url, "SELECT count(*) FROM actions WHERE game_id = :g",
+                         g=game_id)  # fmt: skip
+        return int(rows[0][0])
+
+    async def main() -> None:
+        ann = await Player(a, "Ann").connect()
+        await ann.send({"type": "create", "rules": "standard", "seats": 2, "bots": 1})
+        code = (await ann.expect("joined"))["table"]
+        await ann.send({"type": "start"})
+        while True:  # until Ann has a turn action to send
+            view = ann.view
+            move = None if view is None else choose(view)
+            if move == "deal":
+                await ann.send({"type": "start"})
+            elif move is not None and view is not None and view["to_act"] == view["seat"]:
+                break
+            await ann.expect("state")
+        version, game_id = ann.version, ann.state["game_id"]  # type: ignore[index]
+        logged = await count(game_id)
+        a.process.send_signal(signal.SIGSTOP)  # type: ignore[union-attr]
+        try:
+            deadline = time.monotonic() + 20
+            while (await sql(postgres_url, "SELECT owner FROM tables WHERE code = :c",
+                             c=code))[0][0] != second:  # fmt: skip
+                assert time.monotonic() < deadline, "node B never took the table over"
+                await asyncio.sleep(0.2)
+            await asyncio.sleep(0.5)  # B restores it (nobody there: its bot waits)
+            # Ann's move reaches node A as it wakes, before its heartbeat learns it lost
+            # the lease: the write is fenced off.
+            mark = ann.mark()
+            await ann.send({"type": "act", "action": move, "version": version})
+        finally:
+            a.process.send_signal(signal.SIGCONT)  # type: ignore[union-attr]
+        error = await ann.expect("error", timeout=15, since=mark)
+        assert error["code"] == "internal" and error["about"] == "act", error
+        # Node A dropped the table; Ann's socket resumes with the new owner.
+        state = await ann.expect("state", timeout=15, since=mark)
+        while not state["fresh"]:
+            state = await ann.expect("state", timeout=15)
+        assert state["version"] == version and state["game_id"] == game_id
+        assert await count(game_id) == logged  # the new owner's log has none of A's writes
+        rows = await sql(postgres_url, "SELECT owner FROM tables WHERE code = :c", c=code)
+        assert rows[0][0] == second and first != second
+        # The game goes on, at node B (through node A, where Ann's socket is).
+        await play_until_over([ann], timeout=30, moves=3)
+        assert await count(game_id) > logged
+        await ann.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        a.process.send_signal(signal.SIGCONT)
+        a.stop()
+        b.stop()

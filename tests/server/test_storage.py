@@ -19,6 +19,7 @@ from alembic.runtime.migration import MigrationContext
 from una.engine import Game, Record
 from una.server.storage import (
     AppendRefused,
+    LeaseLost,
     Storage,
     StorageBusy,
     StorageError,
@@ -549,6 +550,87 @@ async def test_one_service_per_database(storage_url: str) -> None:
         await second.lock_service()  # free again
     async with await Storage.open(storage_url) as third:
         await third.lock_service()  # closing the storage let it go
+
+
+@aio
+async def test_cluster_nodes_and_a_single_service_refuse_each_other(storage_url: str) -> None:
+    if storage_url.startswith("sqlite"):
+        async with await Storage.open(storage_url) as storage:
+            with pytest.raises(StorageError, match="PostgreSQL"):
+                await storage.lock_service(shared=True)
+        return
+    async with (
+        await Storage.open(storage_url) as a,
+        await Storage.open(storage_url) as b,
+        await Storage.open(storage_url) as single,
+    ):
+        # Nodes share the lock; a single service is refused, naming them.
+        await a.lock_service(shared=True)
+        await b.lock_service(shared=True)
+        with pytest.raises(StorageBusy, match=r"cluster nodes \(una serve --redis\)"):
+            await single.lock_service()
+        with pytest.raises(StorageBusy, match="cluster nodes"):
+            await asyncio.to_thread(check_service_free, storage_url)
+        await asyncio.to_thread(check_service_free, storage_url, shared=True)  # a third node
+        await a.unlock_service()
+        with pytest.raises(StorageBusy, match="cluster nodes"):
+            await single.lock_service()  # b still holds it
+        await b.unlock_service()
+        # The other way: a single service keeps the nodes out.
+        await single.lock_service()
+        with pytest.raises(StorageBusy, match=r"single Una service .* without --redis"):
+            await a.lock_service(shared=True)
+        with pytest.raises(StorageBusy, match="single Una service"):
+            await asyncio.to_thread(check_service_free, storage_url, shared=True)
+        await single.unlock_service()
+        await a.lock_service(shared=True)
+
+
+@aio
+async def test_a_node_that_lost_its_lease_cannot_append_or_close(storage_url: str) -> None:
+    async with await Storage.open(storage_url) as storage:
+        await storage.create_table("FENCE", None, {"seats": 2}, owner="a", lease=30)
+        game_id = await storage.start_game("FENCE", {"rules": "standard", "players": 2, "seed": 1})
+        await storage.append_action(game_id, 0, 0, "deal", owner="a")
+        # a is paused past its lease; b takes the table over and appends.
+        await storage.renew_leases("a", 0.01)
+        await asyncio.sleep(0.05)
+        assert await storage.claim_tables("b", 30) == ["FENCE"]
+        # a wakes up and writes seq 1 first: refused, so the new owner's seq 1 goes in.
+        with pytest.raises(LeaseLost, match="no longer holds"):
+            await storage.append_action(game_id, 1, 0, "draw", owner="a")
+        await storage.append_action(game_id, 1, 1, "pass", owner="b")
+        # In one batch with the owner's appends, only a's are refused.
+        results = await asyncio.gather(
+            storage.append_action(game_id, 2, 0, "draw", owner="b"),
+            storage.append_action(game_id, 3, 0, "pass", owner="a"),
+            storage.append_action(game_id, 3, 1, "draw", owner="b"),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], LeaseLost)
+        # A duplicate of the owner's, batched with a's: each refused for its own reason.
+        results = await asyncio.gather(
+            storage.append_action(game_id, 3, 1, "pass", owner="b"),
+            storage.append_action(game_id, 4, 0, "pass", owner="a"),
+            return_exceptions=True,
+        )
+        assert type(results[0]) is AppendRefused and isinstance(results[1], LeaseLost)
+        with pytest.raises(LeaseLost):
+            await storage.close_table("FENCE", owner="a")
+        game = await storage.game(game_id)
+        assert game is not None
+        assert game.seqs == [0, 1, 2, 3]  # the new owner's log, none of a's late writes
+        assert game.actions == [(0, "deal"), (1, "pass"), (0, "draw"), (1, "draw")]
+        assert [r.code for r in await storage.open_tables(["FENCE"])] == ["FENCE"]
+        # Given back, nobody holds it: a fenced write is refused too.
+        await storage.release_leases("b")
+        with pytest.raises(LeaseLost):
+            await storage.append_action(game_id, 4, 0, "pass", owner="b")
+        assert await storage.claim_tables("b", 30) == ["FENCE"]
+        await storage.close_table("FENCE", owner="b")
+        await storage.close_table("FENCE", owner="b")  # twice: a no-op
+        assert await storage.open_tables(["FENCE"]) == []
 
 
 @aio

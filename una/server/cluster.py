@@ -19,8 +19,16 @@ A node that dies (SIGKILL) stops renewing its leases; once they run out, another
 the tables (one ``UPDATE``: two nodes never claim one table), restores each from its action
 log and publishes its summary; the nodes whose sockets were at such a table send a ``resume``
 for them to the new owner, and clients of the dead node reconnect to any node and resume. No
-acknowledged action is lost: an action is acknowledged only after its row is committed, and a
-late write of a node that lost its lease is refused by the log's key (game, seq).
+acknowledged action is lost: an action is acknowledged only after its row is committed.
+
+Writes are fenced: an owner appends an action or closes a table with its node id, and the
+storage commits the write only if the table's row still names this node (checked and locked in
+the write's transaction, so a claim cannot pass in between). A node that was paused past its
+lease and then writes is refused (:class:`~una.server.storage.LeaseLost`); it drops the table,
+and its sockets there resume with the new owner.
+
+The nodes hold the room service's advisory lock *shared* (a single ``una serve`` or ``una
+telegram`` takes it exclusively): a single service and nodes never run on one database.
 
 ``<prefix>`` is ``una:<database>:<schema>``: the nodes of one database form one cluster.
 """
@@ -92,6 +100,9 @@ class Cluster:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._renewed = time.monotonic()
+        #: Tables this node dropped whose new owner is not known yet: our sockets there
+        #: resume with it when its lobby entry comes.
+        self._dropped: set[str] = set()
 
     # ------------------------------------------------------------- lifecycle
 
@@ -106,6 +117,8 @@ class Cluster:
                 "--redis needs a PostgreSQL database shared by the nodes "
                 "(an SQLite file is for one process)"
             )
+        # Shared with the other nodes; a single service (exclusive) keeps us out, and we it.
+        await storage.lock_service(shared=True)
         url = make_url(storage.url)
         schema = url.query.get("schema")
         self.prefix = f"una:{url.database}:{schema if isinstance(schema, str) else 'public'}"
@@ -310,6 +323,7 @@ class Cluster:
             return  # our own
         old = self.entries.pop(code, None)
         if entry is None:
+            self._dropped.discard(code)
             if old is not None and code not in service.tables:
                 await service._tell_lobby(code, None, lambda pid: False, False)
             return
@@ -320,6 +334,24 @@ class Cluster:
         )
         if old is not None and old["node"] != entry["node"]:
             await self._moved(code, entry["node"])
+        elif code in self._dropped:  # it was ours: here is its new owner
+            self._dropped.discard(code)
+            await self._moved(code, entry["node"])
+
+    async def dropped(self, codes: list[str]) -> None:
+        """This node lost the tables of ``codes`` (a heartbeat or a fenced write found
+        another owner): our sockets there resume with the new owner, now if the database
+        names it, else when its lobby entry comes."""
+        assert self.service is not None
+        for code in codes:
+            try:
+                owner = await self.service.storage.table_owner(code)
+            except Exception:  # the database is away: the lobby entry will tell
+                owner = None
+            if owner is None or owner == self.node:
+                self._dropped.add(code)
+            else:
+                await self._moved(code, owner)
 
     async def _moved(self, code: str, owner: str) -> None:
         """Table ``code`` has a new owner (a takeover): our sockets there resume with it."""
@@ -486,8 +518,16 @@ class Cluster:
         """This node took tables over: our sockets that were there resume here."""
         service = self.service
         assert service is not None
+        self._dropped.difference_update(codes)
         for client in list(service.clients):
-            if client.via is None and client.elsewhere and client.elsewhere[0] in codes:
+            if client.via is not None:
+                continue
+            if client.elsewhere and client.elsewhere[0] in codes:
                 code = client.elsewhere[0]
                 client.elsewhere = None
                 await service.handle(client, p.Resume(table=code))
+            elif client.elsewhere is None and client.table in codes:
+                # At a table this node dropped and took back: not in the new one's set.
+                table = service.tables.get(client.table)
+                if table is not None and client not in table.clients:
+                    await service.handle(client, p.Resume(table=client.table))

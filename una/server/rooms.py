@@ -45,7 +45,7 @@ from una.engine.events import Event
 from una.server import protocol as p
 from una.server.icons import BUILTIN_ICONS, IconError, from_base64, make_icon_in_worker
 from una.server.names import looks_alike
-from una.server.storage import GameRow, Storage
+from una.server.storage import GameRow, LeaseLost, Storage
 
 if TYPE_CHECKING:
     from una.server.cluster import Cluster
@@ -520,12 +520,14 @@ class RoomService:
 
     async def drop_tables(self, codes: list[str]) -> None:
         """Forget tables this node no longer owns (another node took their leases): their
-        bots and timers stop here, and their proxies go; our own sockets there follow the
-        new owner when it says so (:meth:`Cluster._moved`)."""
+        bots and timers stop here, and their proxies go; our own sockets there resume with
+        the new owner (:meth:`Cluster.dropped`)."""
+        gone = []
         for code in codes:
             table = self.tables.pop(code, None)
             if table is None:
                 continue
+            gone.append(code)
             if table.bot_task:
                 table.bot_task.cancel()
             if table.timer_handle:
@@ -535,6 +537,19 @@ class RoomService:
                     client.stop()
                     self.clients.discard(client)
                     self.limiter.forget(client)
+        if self.cluster is not None and gone:
+            await self.cluster.dropped(gone)
+
+    def _lease_lost(self, table: Table) -> None:
+        """A fenced write at ``table`` was refused (:class:`LeaseLost`): another node owns
+        it. It is dropped off the caller's task (which may be the table's own bot task)."""
+        log.warning("table %s: another node owns it now; dropping it", table.code)
+        _spawn(self.drop_tables([table.code]))
+
+    @property
+    def _owner(self) -> str | None:
+        """The node id that fences this service's writes (None: one process, no fence)."""
+        return None if self.cluster is None else self.cluster.node
 
     async def _restore_game(self, table: Table, row: GameRow) -> None:
         """Replay the game of ``row`` (its actions already loaded) at ``table``, or
@@ -1339,7 +1354,13 @@ class RoomService:
         and has checked that it is legal)."""
         game = table.game
         assert game is not None and table.game_id is not None
-        await self.storage.append_action(table.game_id, len(game.log), seat, action.code, auto)
+        try:
+            await self.storage.append_action(
+                table.game_id, len(game.log), seat, action.code, auto, owner=self._owner
+            )
+        except LeaseLost:
+            self._lease_lost(table)
+            raise
         events = game.apply(seat, action)
         for watcher_seat, watcher in table.watchers():
             watcher.observe(game.view_for(watcher_seat), seat, action)
@@ -1495,7 +1516,12 @@ class RoomService:
         unfinished = None
         if table.game_id is not None and table.game is not None and not table.game.match_over:
             unfinished = (table.game_id, {"ended": "table closed"})
-        await self.storage.close_table(table.code, unfinished=unfinished)
+        try:
+            await self.storage.close_table(table.code, unfinished=unfinished, owner=self._owner)
+        except LeaseLost:
+            self.tables.setdefault(table.code, table)  # dropped as any lost table
+            self._lease_lost(table)
+            return
         await self._lobby_changed(table)
 
     # ----------------------------------------------------------------- chat

@@ -26,7 +26,10 @@ the storage, which drains everything queued, inserts it in one transaction, comm
 then resolves each caller's future. If a batch fails, its rows are retried one by one, each in
 its own transaction, so that a bad row (a duplicate ``seq``) fails alone. Storage does not
 require a game's ``seq`` values to be contiguous: a caller awaits each append of a game before
-making the next (as the room service does), so a refused append cannot leave a hole.
+making the next (as the room service does), so a refused append cannot leave a hole. In a
+cluster an append (and a close) names its node, ``owner=``: it commits only while the game's
+table is still leased to that node (:class:`LeaseLost` otherwise), checked with the table's row
+locked in the write's own transaction.
 
 A change of a table is one transaction: :meth:`Storage.start_game` can finish the game it
 replaces and write the table's new config and status with the new game, and
@@ -71,6 +74,7 @@ __all__ = [
     "UNSET",
     "AppendRefused",
     "GameRow",
+    "LeaseLost",
     "PlayerRow",
     "Storage",
     "StorageBusy",
@@ -110,7 +114,8 @@ class TableExists(StorageError):
 
 class StorageBusy(StorageError):
     """Another room service holds this database (one process per SQLite file, or per
-    PostgreSQL schema without ``--redis``); the message names the file or schema."""
+    PostgreSQL schema without ``--redis``, and never one next to ``--redis`` nodes); the
+    message names the file or schema and who holds it."""
 
 
 class AppendRefused(StorageError):
@@ -118,6 +123,12 @@ class AppendRefused(StorageError):
 
     ``__cause__`` is the database error. Nothing of it was written.
     """
+
+
+class LeaseLost(AppendRefused):
+    """A write fenced by ``owner=`` (:meth:`Storage.append_action`,
+    :meth:`Storage.close_table`) at a table that ``owner`` no longer holds: another node took
+    it over (or it was given back). Nothing was written; drop the table."""
 
 
 class Unset(enum.Enum):
@@ -295,6 +306,7 @@ class GameRow:
     @property
     def quarantined(self) -> bool:
         return self.quarantine_reason is not None
+
     private: bool = False
     """Played at a private table: its record is for its players only."""
     player_ids: list[int | None] | None = None
@@ -548,10 +560,12 @@ def _game(row: sa.Row[Any], log: list[sa.Row[Any]]) -> GameRow:
     )
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # compared by identity
 class _Append:
     row: dict[str, Any]
     future: asyncio.Future[None]
+    #: The node that must still hold the game's table when the row commits (None: no fence).
+    owner: str | None = None
 
 
 def _resolve(future: asyncio.Future[None]) -> None:
@@ -817,16 +831,36 @@ class Storage:
             await _update_table(conn, code, values)
 
     async def close_table(
-        self, code: str, *, unfinished: tuple[int, dict[str, Any]] | None = None
+        self,
+        code: str,
+        *,
+        unfinished: tuple[int, dict[str, Any]] | None = None,
+        owner: str | None = None,
     ) -> None:
         """Mark the table closed (status ``"closed"``, ``closed_at`` now); twice is a no-op.
 
         ``unfinished``: a game of the table and its result, written in the same transaction
         if that game is not finished yet (so that its record does not stay hidden forever).
+        ``owner`` (a cluster node): fenced, as :meth:`append_action`: :class:`LeaseLost`,
+        and nothing written, unless the table is still leased to ``owner``.
         """
         self._check_open()
         finish = None if unfinished is None else (unfinished[0], _dump(unfinished[1], "result"))
         async with self._engine.begin() as conn:
+            if owner is not None:
+                # The row stays locked to the commit: no claim passes between check and write.
+                holder = (
+                    await conn.execute(
+                        sa.select(tables.c.owner).where(tables.c.code == code).with_for_update()
+                    )
+                ).first()
+                if holder is None:
+                    raise StorageError(f"no table {code!r}")
+                if holder.owner != owner:
+                    raise LeaseLost(
+                        f"table {code!r}: node {owner} no longer holds it (now "
+                        f"{holder.owner or 'nobody'}); not closed"
+                    )
             if finish is not None:
                 await conn.execute(
                     games.update()
@@ -932,31 +966,37 @@ class Storage:
             owner: str | None = (await conn.execute(query)).scalar()
         return owner
 
-    async def lock_service(self) -> None:
+    async def lock_service(self, *, shared: bool = False) -> None:
         """Make this storage's room service the only one on its database, until
         :meth:`unlock_service` or :meth:`close` (or the process dies: the lock goes with it).
 
         SQLite: an exclusive ``flock`` on ``FILE.lock``. PostgreSQL: a session advisory lock
         for the schema, held by a connection of its own. :class:`StorageBusy` if another
         process holds it.
+
+        ``shared`` (PostgreSQL): a cluster node's lock, the same key taken shared: the nodes
+        of a cluster hold it together, and each of them keeps a single service out (and is
+        kept out by one), since the single service takes it exclusively.
         """
         self._check_open()
         if self._service_lock is not None:
             return
         if self.dialect == "sqlite":
+            if shared:
+                raise StorageError("cluster nodes share a PostgreSQL database, not an SQLite file")
             self._service_lock = _lock_file(_lock_path(self._url))
             return
         name, key = _service_key(self._url)
         conn = await self._engine.connect()
         try:
-            got = (await conn.execute(sa.select(sa.func.pg_try_advisory_lock(key)))).scalar()
+            busy = await _try_service_lock(conn, name, key, shared)
             await conn.commit()
         except BaseException:
             await conn.close()
             raise
-        if not got:
+        if busy is not None:
             await conn.close()
-            raise _busy_schema(name)
+            raise busy
         self._service_lock = conn
 
     async def unlock_service(self) -> None:
@@ -1043,12 +1083,25 @@ class Storage:
         return game_id
 
     async def append_action(
-        self, game_id: int, seq: int, seat: int, code: str, auto: bool = False
+        self,
+        game_id: int,
+        seq: int,
+        seat: int,
+        code: str,
+        auto: bool = False,
+        *,
+        owner: str | None = None,
     ) -> None:
         """Append one action to a game's log; returns once it is committed.
 
         :class:`AppendRefused` if the database refuses it (``seq`` already used, no such game).
         Appends are written in the order they are called, so a game's appends keep their order.
+
+        ``owner`` (a cluster node's id) fences the write: it commits only if the game's table
+        is still leased to ``owner``, checked in the insert's own transaction with the table's
+        row locked (``FOR SHARE``) until the commit, so that no claim passes in between; else
+        :class:`LeaseLost` and nothing is written. (A lease that ran out but that no other
+        node claimed yet is still the owner's: its heartbeat renews it.)
         """
         self._check_open()
         if self._writer.done():
@@ -1061,8 +1114,10 @@ class Storage:
             "auto": bool(auto),
             "created_at": _now(),
         }
+        if owner is not None:
+            owner = _text(owner, "owner")
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Append(row, future))
+        self._queue.put_nowait(_Append(row, future, owner))
         await future
 
     async def finish_game(
@@ -1262,14 +1317,21 @@ class Storage:
             if conn is None:
                 conn = self._writer_conn = await self._engine.connect()
             async with conn.begin():
-                await conn.execute(actions.insert(), [pending.row for pending in batch])
+                lost = set(await _fence(conn, batch))
+                rows = [pending.row for pending in batch if pending not in lost]
+                if rows:
+                    await conn.execute(actions.insert(), rows)
         except Exception:
             await self._drop_writer_conn()  # it may be broken: the rows go on fresh ones
             await self._write_each(batch)
             return
-        self.batches += 1
+        if rows:
+            self.batches += 1
         for pending in batch:
-            _resolve(pending.future)
+            if pending in lost:
+                _fail(pending.future, _lease_lost(pending))
+            else:
+                _resolve(pending.future)
 
     async def _drop_writer_conn(self) -> None:
         conn, self._writer_conn = self._writer_conn, None
@@ -1283,6 +1345,8 @@ class Storage:
             row = pending.row
             try:
                 async with self._engine.begin() as conn:
+                    if await _fence(conn, [pending]):
+                        raise _lease_lost(pending)
                     await conn.execute(actions.insert(), [row])
             except IntegrityError as error:
                 refused = AppendRefused(
@@ -1297,6 +1361,30 @@ class Storage:
             else:
                 self.batches += 1
                 _resolve(pending.future)
+
+
+async def _fence(conn: AsyncConnection, batch: list[_Append]) -> list[_Append]:
+    """The appends of ``batch`` whose game's table is no longer leased to their ``owner``;
+    the tables of the others stay locked (``FOR SHARE``: a claim waits) to the commit."""
+    fenced = [pending for pending in batch if pending.owner is not None]
+    if not fenced:
+        return []
+    query = (
+        sa.select(games.c.id, tables.c.owner)
+        .join_from(games, tables, games.c.table_code == tables.c.code)
+        .where(games.c.id.in_({pending.row["game_id"] for pending in fenced}))
+        .with_for_update(read=True, of=tables)
+    )
+    held = {(row.id, row.owner) for row in await conn.execute(query)}
+    return [pending for pending in fenced if (pending.row["game_id"], pending.owner) not in held]
+
+
+def _lease_lost(pending: _Append) -> LeaseLost:
+    row = pending.row
+    return LeaseLost(
+        f"game {row['game_id']} seq {row['seq']}: node {pending.owner} no longer holds its "
+        "table (another node took it over); not written"
+    )
 
 
 def _table_values(
@@ -1348,19 +1436,44 @@ def _service_key(url: str) -> tuple[str, int]:
     return name, (_PG_SERVICE_LOCK << 32) | zlib.crc32(name.encode())
 
 
-def _busy_schema(name: str) -> StorageBusy:
+async def _try_service_lock(
+    conn: AsyncConnection, name: str, key: int, shared: bool
+) -> StorageBusy | None:
+    """Take the service's advisory lock on ``conn`` (shared: a cluster node's); None, or
+    the refusal, which says who holds it."""
+    if shared:
+        got = (await conn.execute(sa.select(sa.func.pg_try_advisory_lock_shared(key)))).scalar()
+        if got:
+            return None
+        # Only an exclusive holder keeps a shared lock out: a single service.
+        return StorageBusy(
+            f"a single Una service (una serve or una telegram without --redis) uses schema "
+            f"{name!r} of this PostgreSQL database: stop it before starting --redis nodes there"
+        )
+    got = (await conn.execute(sa.select(sa.func.pg_try_advisory_lock(key)))).scalar()
+    if got:
+        return None
+    nodes = (await conn.execute(sa.select(sa.func.pg_try_advisory_lock_shared(key)))).scalar()
+    if nodes:  # it was free for sharing: the holders are cluster nodes
+        await conn.execute(sa.select(sa.func.pg_advisory_unlock_shared(key)))
+        return StorageBusy(
+            f"Una cluster nodes (una serve --redis) use schema {name!r} of this PostgreSQL "
+            "database: run this una serve with --redis too (Telegram: UNA_TELEGRAM_TOKEN on "
+            "one node), or stop them"
+        )
     return StorageBusy(
         f"another Una service (una serve or una telegram) uses schema {name!r} of this "
         "PostgreSQL database: stop it, or run every node with --redis"
     )
 
 
-def check_service_free(url: str) -> None:
+def check_service_free(url: str, *, shared: bool = False) -> None:
     """:class:`StorageBusy` if a room service holds the database of ``url`` now (a check
-    before starting one; :meth:`Storage.lock_service` is the lock itself)."""
+    before starting one; :meth:`Storage.lock_service` is the lock itself). ``shared``: the
+    check of a cluster node (refused only by a single service; PostgreSQL)."""
     if _parse_url(url).get_backend_name() == "sqlite":
         path = _lock_path(url)
-        if path.exists():
+        if path.exists() and not shared:
             os.close(_lock_file(path))
         return
 
@@ -1369,13 +1482,13 @@ def check_service_free(url: str) -> None:
         engine = create_engine(url)
         try:
             async with engine.connect() as conn:
-                got = (await conn.execute(sa.select(sa.func.pg_try_advisory_lock(key)))).scalar()
-                if got:
-                    await conn.execute(sa.select(sa.func.pg_advisory_unlock(key)))
+                busy = await _try_service_lock(conn, name, key, shared)
+                if busy is None:
+                    await conn.execute(sa.select(sa.func.pg_advisory_unlock_all()))
         finally:
             await engine.dispose()
-        if not got:
-            raise _busy_schema(name)
+        if busy is not None:
+            raise busy
 
     with contextlib.suppress(OSError, sa.exc.SQLAlchemyError):  # unreachable: the service says
         asyncio.run(probe())
