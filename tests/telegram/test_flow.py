@@ -604,3 +604,139 @@ async def test_a_typed_uno_in_any_spelling_or_the_button_is_the_call(
         await h.until(lambda: game.called_uno[seat] and not game.catchable(seat))
         await h.settle()
         assert any("УНО!" in text for text in h.fake.texts(GROUP))
+
+
+# ------------------------------------------------------------------ the end of a match
+
+
+@aio
+async def test_a_restart_right_after_the_match_ending_play_tells_it_and_closes(
+    tmp_path: Path,
+) -> None:
+    # Issue 21, item 1: the room service marks the game finished as soon as the last play
+    # is stored, so a restarted service restores the table without it. The bot tells the
+    # rest from the stored record (the last card, «🏆», the points, the winner) once, and
+    # closes the hand messages.
+    async with Harness(tmp_path, rules={"target": 1}, bot_delay=30.0) as h:
+        users = {ANN.id: ANN, BOB.id: BOB}
+        table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
+        game = table.game
+        assert game is not None and table.game_id is not None
+
+        def last_card() -> bool:  # the person to act can play her last card
+            seat = game.to_act
+            return (
+                seat is not None
+                and not game.hand_over
+                and len(game.hands[seat]) == 1
+                and any(a.kind is Kind.PLAY for a in game.legal_actions(seat))
+            )
+
+        await h.play(GROUP, users, seed=4, stop=last_card)
+        assert last_card() and not game.match_over
+        await h.settle()
+        user = await her_turn(h, table, [ANN, BOB])
+        seat = seat_of(h, table, user)
+        action = next(a for a in game.legal_actions(seat) if a.kind is Kind.PLAY)
+        assert h.rt(GROUP).state.game == table.game_id
+        # Nothing reaches Telegram any more: the play is accepted, never told.
+        for chat in (GROUP, ANN.id, BOB.id):
+            for method in ("editMessageText", "sendMessage"):
+                h.fake.flood[(method, chat)] = 10**6
+        dm = h.fake.latest(user.id)
+        assert dm is not None
+        await h.fake.click(dm, user, Act(t=table.code, v=table.version, a=action.code).pack())
+        await h.until(lambda: game.match_over)
+        assert h.rt(GROUP).state.announced < table.version
+        await h.restart()
+        restored = h.service.tables.get(table.code)
+        assert restored is not None and restored.game is None  # finished: not restored
+        h.fake.flood.clear()
+        read, expected = await finished_story(h, table)
+        assert read == expected
+        assert read.count("🏆") == 1 and read.count("побеждает в игре") == 1
+        last = h.fake.chat_messages(GROUP)[-1].text
+        assert "🎉 <b>" in last and "побеждает в игре!" in last, last
+        for person in (ANN, BOB):
+            dm = h.fake.latest(person.id)
+            assert dm is not None and "Игра окончена" in dm.text and not dm.buttons(), dm.text
+        assert table.code not in h.service.tables
+        assert h.rt(GROUP).state.game is None
+        # A second restart has nothing more to tell.
+        before = len(h.fake.texts(GROUP))
+        await h.restart()
+        await h.settle()
+        assert len(h.fake.texts(GROUP)) == before
+
+
+@aio
+async def test_a_lost_history_is_read_from_the_record(tmp_path: Path) -> None:
+    # The service keeps its last 256 versions: a group that fell further behind (a long
+    # flood wait) is told the older ones from the stored record, nothing skipped.
+    async with Harness(tmp_path, rules={"target": 1}) as h:
+        table = await start_game(h, GROUP, [ANN], bots=2, open_dm=True)
+        await h.open_hand(GROUP, ANN)
+        board = h.rt(GROUP).board
+        render = board.render
+        board.render = lambda: None  # the group's board is held back (as by a flood wait)
+        version = table.version
+        await h.play(GROUP, {ANN.id: ANN}, seed=5, stop=lambda: table.version > version + 6)
+        assert not table.game.match_over  # type: ignore[union-attr]
+        while table.history[0][0] <= h.rt(GROUP).seen + 2:
+            table.history.popleft()  # as if the history had moved past those versions
+        assert h.una._gap(h.rt(GROUP), table)
+        board.render = render
+        board.touch()
+        await h.play(GROUP, {ANN.id: ANN}, seed=5)
+        read, expected = await finished_story(h, table)
+        assert read == expected
+
+
+# ------------------------------------------------------------------ the bluff reveal
+
+
+@pytest.mark.parametrize("dm_open", [True, False])
+@aio
+async def test_a_challenge_from_the_group_button_sends_the_revealed_hand(
+    tmp_path: Path, dm_open: bool
+) -> None:
+    # Issue 21, item 9: the challenger pressed the group's «🤥 Блеф!» and had no hand
+    # message: the hand she is shown goes to her private chat, or the group tells her to
+    # open one.
+    async with Harness(tmp_path, bot_delay=30.0, rules={"challenge_reveal": True}) as h:
+        table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=dm_open)
+        game = table.game
+        assert game is not None
+        bluffer = await her_turn(h, table, [ANN, BOB])
+        challenger = BOB if bluffer is ANN else ANN
+        accused = seat_of(h, table, bluffer)
+        color = open_turn(table)
+        same = [c for c in game.draw_pile if c.color == color and c.symbol in "123456789"]
+        give(table, accused, f"W4 {same[0].code} {same[1].code}")
+        w4 = next(
+            a for a in game.legal_actions(accused) if a.card == Card.parse("W4") and not a.uno
+        )
+        board = h.board(GROUP)
+        answer = await h.fake.click(board, bluffer, Act(t=table.code, v=table.version,
+                                                        a=w4.code).pack())  # fmt: skip
+        assert "text" not in answer or not answer["text"], answer
+        await h.until(lambda: game.pending_source == accused)
+        await h.settle()
+        board = h.board(GROUP)
+        bluff = next(d for label, d in board.buttons() if "Блеф" in label)
+        assert challenger.id not in h.rt(GROUP).dms
+        await h.fake.click(board, challenger, bluff)
+        await h.until(lambda: game.reveals)
+        await h.settle()
+        if dm_open:
+            await h.until(lambda: h.fake.latest(challenger.id) is not None)
+            dm = h.fake.latest(challenger.id)
+            assert dm is not None
+            name = "Аня" if bluffer is ANN else "Боб"
+            assert f"🔎 Карты {name}: " in dm.text, dm.text
+        else:
+            assert h.fake.latest(challenger.id) is None
+            name = "Аня" if challenger is ANN else "Боб"
+            await h.until(lambda: any("откройте личный чат" in x for x in h.fake.texts(GROUP)), 10)
+            text = next(x for x in h.fake.texts(GROUP) if "откройте личный чат" in x)
+            assert f"🔎 {name}, откройте личный чат с ботом (@UnaTestBot)" in text

@@ -35,6 +35,54 @@ def test_every_refusal_code_of_the_engine_is_in_the_catalogue() -> None:
             assert used <= set(names), (code, lang, used - set(names))
 
 
+def _sample(kind: typing.Any, key: str) -> typing.Any:
+    """An argument of an error, as the room service sends it (JSON)."""
+    if key in ("seat", "to_act", "target"):
+        return 1
+    if key in ("card", "top"):
+        return "W4" if key == "card" else "R7"
+    if key == "color":
+        return "B"
+    if kind is int:
+        return 3
+    if kind is str or key in ("preset", "name", "other", "what", "table", "reason"):
+        return "Zed" if key in ("name", "other") else "x"
+    return []
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_server_and_engine_refusal_is_worded_in_the_chats_language(lang: str) -> None:
+    # Issue 21, item 11: no server sentence (English) in a chat, whatever the code: every
+    # code of protocol.ERRORS has a catalogue line, every engine refusal (``illegal``) is
+    # worded from its reason with names for seats, and an unknown code a generic line.
+    from una.server import protocol as p
+    from una.telegram.bridge import _error_text
+
+    english = "THE SERVER'S ENGLISH SENTENCE"
+    cyrillic = re.compile("[а-яё]", re.IGNORECASE)
+    errors = [
+        (code, {key: _sample(kind, key) for key, kind in spec.items()})
+        for code, spec in p.ERRORS.items()
+        if code != "illegal"
+    ]
+    errors += [
+        ("illegal", {"reason": code, "action": "play W4 B", **{k: _sample(None, k) for k in args}})
+        for code, args in ENGINE_REFUSALS.items()
+    ]
+    errors += [("illegal", {"reason": "vote_needed", "action": "endgame"}), ("no_such", {})]
+    for code, args in errors:
+        for escape in (True, False):
+            answer = {"type": "error", "code": code, "message": english, "args": args}
+            text = _error_text(lang, [answer], escape=escape, names=["Аня", "Боб"])
+            assert english not in text and not re.search(r"seat \d", text), (code, text)
+            assert "{" not in text, (code, text)
+            if lang == "ru":
+                assert cyrillic.search(text), (code, text)
+    refused = {"reason": "not_your_turn", "action": "draw", "to_act": 1, "seat": 0}
+    answer = {"type": "error", "code": "illegal", "message": english, "args": refused}
+    assert _error_text("ru", [answer], names=["Аня", "Боб"]) == "Нельзя: сейчас ходит Боб"
+
+
 def test_the_rules_refuse_with_the_codes_of_their_table_only() -> None:
     """Every ``refuse`` of the rules names a code of REFUSALS (refuse() checks the
     arguments when it runs; this reads every call site, run or not)."""
@@ -66,6 +114,17 @@ def test_to_the_last_names_the_order_and_the_loser() -> None:
     assert "🏁 Порядок выхода: 1. Вика, 2. Аня, 3. Боб" in text
     assert "💀 Боб остаётся с картами" in text
     assert "Порядок" not in describe(ended, ["Аня", "Боб", "Вика"], "ru")
+
+
+def test_to_the_last_with_two_players_names_the_loser_too() -> None:
+    # Issue 21, item 6: with two players only the winner was named.
+    ended = ev.HandEnded(1, False, (-12, 12), (-12, 12), (1, 0))
+    ru = describe(ended, ["Аня", "Боб"], "ru", to_the_last=True)
+    assert "🏆 Боб выигрывает раунд" in ru and "💀 Аня остаётся с картами: проигрыш" in ru
+    assert "Порядок" not in ru  # two players: the order says nothing more
+    en = describe(ended, ["Ann", "Bob"], "en", to_the_last=True)
+    assert "💀 Ann is left holding cards: the loser" in en
+    assert "💀" not in describe(ended, ["Аня", "Боб"], "ru")  # first_out names no loser
 
 
 def test_the_automatic_missed_uno_is_told() -> None:

@@ -37,7 +37,7 @@ from aiogram.types import (
     InputTextMessageContent,
 )
 
-from una.engine import Action, Card, Kind, Record, RuleSet, UnaError
+from una.engine import Action, Card, Kind, Record, Refusal, RuleSet, UnaError
 from una.engine.events import Event
 from una.server import protocol as p
 from una.server.names import looks_alike
@@ -132,6 +132,13 @@ class ChatRuntime:
     deal_task: asyncio.Task[None] | None = None
     finish_task: asyncio.Task[None] | None = None
     finishing: bool = False
+    #: A match that ended before a stop, rebuilt from its stored record: the restored
+    #: table holds no game (a finished game is not restored), so this one is told and closed.
+    ghost: Table | None = None
+    #: Reading the record for versions the service's history no longer holds.
+    filling: asyncio.Task[None] | None = None
+    #: Challengers sent (or told to open the private chat for) a revealed hand.
+    revealing: set[int] = field(default_factory=set)
 
 
 class TelegramUna:
@@ -148,6 +155,7 @@ class TelegramUna:
         self._observer: UserRow | None = None
         self._username: str | None = None
         self._lobby_names: dict[int, str] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------ lifecycle
 
@@ -167,6 +175,18 @@ class TelegramUna:
                     self._lobby_names[uid] = html.escape(found.name)
             table = self.service.tables.get(state.table or "")
             announced = state.announced if state.announced >= 0 else None
+            if table is not None and table.game is None and announced is not None:
+                ghost = await self._ended(table, state.game)
+                if ghost is not None and announced < ghost.version:
+                    # The match ended (its game finished in storage) before its last
+                    # versions were told: tell them from the record, then close as usual.
+                    rt.ghost, rt.seen, rt.want_new = ghost, announced, True
+                    rt.backlog = await self._backlog(ghost, announced)
+                    for uid_text, message_id in state.dms.items():
+                        self._dm_board(rt, int(uid_text), message_id)
+                    rt.finishing = True
+                    rt.finish_task = asyncio.create_task(self._finish(rt, ghost))
+                    continue
             if (
                 table is None
                 or table.game is None
@@ -192,8 +212,11 @@ class TelegramUna:
             rt.board.close()
             for board in rt.dms.values():
                 board.close()
-            if rt.deal_task:
-                rt.deal_task.cancel()
+            for task in (rt.deal_task, rt.finish_task, rt.filling):
+                if task is not None:
+                    task.cancel()
+        for task in list(self._tasks):
+            task.cancel()
             for client in [*rt.clients.values(), *([rt.observer] if rt.observer else [])]:
                 self.service.clients.discard(client)
 
@@ -299,6 +322,15 @@ class TelegramUna:
                 board = rt.dms.get(uid)
                 if board is not None:
                     board.touch()
+                elif not message["view"].get("revealed"):
+                    rt.revealing.discard(uid)  # a later reveal is sent again
+                elif uid not in rt.revealing:
+                    # A challenger who pressed the group's «Bluff!» (or chose it inline)
+                    # has no hand message yet: the hand she was shown goes to her.
+                    rt.revealing.add(uid)
+                    task = asyncio.create_task(self._reveal(rt, uid))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
         elif kind == "notice" and uid == OBSERVER_ID:
             # the room service's notices are data: a code and its arguments
             if message["code"] == "timed_out":
@@ -503,6 +535,8 @@ class TelegramUna:
                 state.table = None
                 await self.store.save_chat(state)
                 return _error_text(lang, errors)
+            table = self.service.tables.get(code)
+            state.game = table.game_id if table is not None else None
             state.revision += 1
             rt.want_new = True
             await self.store.save_chat(state)
@@ -540,12 +574,15 @@ class TelegramUna:
                 await board.bucket.take()
                 await board.show(Render(over, None))
         rt.dms.clear()
-        if table.code in self.service.tables:
-            await self.service.close_table(table)
+        real = self.service.tables.get(table.code)  # not the ghost of a match told late
+        if real is not None:
+            await self.service.close_table(real)
         self._drop_clients(rt)
         if rt.deal_task:
             rt.deal_task.cancel()
-        rt.state.table, rt.state.board, rt.state.dms = None, None, {}
+        rt.ghost, rt.backlog = None, []
+        rt.revealing.clear()
+        rt.state.table, rt.state.board, rt.state.dms, rt.state.game = None, None, {}, None
         rt.board.message_id = None
         rt.state.revision += 1
         await self.store.save_chat(rt.state)
@@ -611,8 +648,8 @@ class TelegramUna:
                     return t(state.lang, "unknown_button")
                 try:
                     self.rules_of(ChatState(state.chat_id, rules=state.rules | change))
-                except UnaError as error:
-                    return str(error)
+                except UnaError:  # in the chat's language, not the engine's sentence
+                    return t(state.lang, "err_bad_rules")
                 state.rules = state.rules | change
             state.revision += 1
             await self.store.save_chat(state)
@@ -738,7 +775,7 @@ class TelegramUna:
                     rt.armed.discard(uid)
                 return None
             if errors[0].get("code") != "stale":
-                return _error_text(lang, errors, escape=False)
+                return _error_text(lang, errors, escape=False, names=self._names(table))
             # Another action came in between: judge the press again on the new state.
         return t(lang, "stale")
 
@@ -822,6 +859,21 @@ class TelegramUna:
             rt.dms.pop(uid, None)
             return "no_dm"
         return "ok"
+
+    async def _reveal(self, rt: ChatRuntime, uid: int) -> None:
+        """Her hand message, opened for a revealed hand (``challenge_reveal``); when the
+        bot may not write to her, the group is told to open the private chat."""
+        if uid in rt.dms or self._playing(rt) is None:
+            return
+        board = self._dm_board(rt, uid, rt.state.dms.get(str(uid)))
+        render = self._render_dm(rt, uid, force_new=True)
+        if render is not None and await board.show(render):
+            return
+        board.close()
+        rt.dms.pop(uid, None)
+        name = self._lobby_names.get(uid, str(uid))
+        rt.notes.append(t(rt.state.lang, "reveal_no_dm", name=name, bot=await self.username()))
+        rt.board.touch()
 
     def _dm_board(self, rt: ChatRuntime, uid: int, message_id: int | None) -> Board:
         board = rt.dms.get(uid)
@@ -992,9 +1044,15 @@ class TelegramUna:
         return f'<a href="tg://user?id={uid}">{names[seat]}</a>'
 
     def _render_group(self, rt: ChatRuntime) -> Render | None:
-        table = self.service.tables.get(rt.state.table or "")
+        table = rt.ghost or self.service.tables.get(rt.state.table or "")
         if table is None or table.game is None:
             return self._render_lobby(rt)
+        if self._gap(rt, table):
+            # Versions the service's history no longer holds (a long flood wait): read
+            # them from the record first, then render (nothing is skipped).
+            if rt.filling is None or rt.filling.done():
+                rt.filling = asyncio.create_task(self._fill(rt, table))
+            return None
         game = table.game
         lang = rt.state.lang
         names = self._names(table)
@@ -1089,6 +1147,41 @@ class TelegramUna:
                 rows.append([_button(label, Act(t=table.code, v=v, a=f"catch @{seat}"))])
         markup = InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
         return Render(_clip("\n".join(parts)), markup, new=new, shown=shown)
+
+    def _gap(self, rt: ChatRuntime, table: Table) -> bool:
+        """Whether versions after ``seen`` are neither in the service's history nor in the
+        backlog (the history keeps the last ``HISTORY`` versions only)."""
+        if not table.history or table.history[0][0] <= rt.seen + 1:
+            return False
+        have = {version for version, _ in rt.backlog}
+        first = max(rt.seen + 1, table.version_base)  # the match's first version
+        return any(v not in have for v in range(first, table.history[0][0]))
+
+    async def _fill(self, rt: ChatRuntime, table: Table) -> None:
+        try:
+            rt.backlog = await self._backlog(table, rt.seen)
+        finally:
+            rt.board.touch()
+
+    async def _ended(self, table: Table, game_id: int | None) -> Table | None:
+        """The table as its finished match ``game_id`` left it (a copy, not the service's):
+        the game replayed from its stored record; None if it is not a finished game."""
+        if game_id is None:
+            return None
+        row = await self.service.storage.game(game_id)
+        if row is None or not row.finished:
+            return None
+        try:
+            game = Record.from_json(row.to_record()).replay()
+        except Exception:  # an unreadable record: nothing to tell
+            log.exception("the record of game %s cannot be replayed", game_id)
+            return None
+        if not game.match_over or len(table.game_seats) != game.n:
+            return None
+        ghost = Table.from_config(table.code, table.host_id, table.config())
+        ghost.game, ghost.game_id = game, game_id
+        ghost.version = ghost.version_base + len(game.log)
+        return ghost
 
     def _events_since(self, rt: ChatRuntime, table: Table) -> list[tuple[int, list[Event]]]:
         """The table's events not yet announced, by version: the service's recent history,
@@ -1289,15 +1382,37 @@ def _clip(text: str, limit: int = 4000) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _error_text(lang: str, answers: list[dict[str, Any]], escape: bool = True) -> str:
-    """The first error among the service's answers, worded from its code when the catalogue
-    has it (``err_<code>``), else the server's sentence (HTML-escaped for a message)."""
+def _error_text(
+    lang: str,
+    answers: list[dict[str, Any]],
+    escape: bool = True,
+    names: list[str] | None = None,
+) -> str:
+    """The first error among the service's answers in the chat's language: an engine
+    refusal (``illegal``) from its reason code, any other code from the catalogue
+    (``err_<code>``, every code of ``protocol.ERRORS`` has one), else a generic line: never
+    the server's English sentence. ``names``: the players' names, for seats."""
     errors = [m for m in answers if m.get("type") == "error"]
-    if errors and f"err_{errors[0]['code']}" in TEXTS:
-        args = {k: html.escape(str(v)) if escape else v for k, v in errors[0]["args"].items()}
+    if not errors:
+        return t(lang, "err_other")
+    code, args = errors[0].get("code"), dict(errors[0].get("args") or {})
+    if code == "illegal":
+        reason = str(args.pop("reason", "other"))
+        args.pop("action", None)
+        typed: list[tuple[str, Any]] = []
+        for key, value in args.items():
+            if key in ("card", "top") and isinstance(value, str):
+                with contextlib.suppress(UnaError, ValueError):
+                    value = Card.parse(value)
+            typed.append((key, value))
+        refusal = Refusal(reason, str(errors[0].get("message", "")), tuple(typed))
+        # names come HTML-escaped (as messages show them); a callback's answer is plain
+        shown = list(names or []) if escape else [html.unescape(n) for n in names or []]
+        return t(lang, "error", message=refusal_text(refusal, shown, lang))
+    values = {k: html.escape(str(v)) if escape else v for k, v in args.items()}
+    if f"err_{code}" in TEXTS:
         try:
-            return t(lang, f"err_{errors[0]['code']}", **args)
+            return t(lang, f"err_{code}", **values)
         except (KeyError, IndexError):
-            pass  # an argument the text needs is missing: the sentence will do
-    message = str(errors[0].get("message", "?")) if errors else "?"
-    return t(lang, "error", message=html.escape(message) if escape else message)
+            pass  # an argument the text needs is missing: the generic line will do
+    return t(lang, "err_other")

@@ -224,6 +224,8 @@ def describe(event: Event, names: Sequence[str], lang: str, to_the_last: bool = 
         if to_the_last and len(event.ranking) > 2:
             order = ", ".join(f"{i}. {n[seat]}" for i, seat in enumerate(event.ranking, 1))
             text += "\n" + _e(lang, "order", order=order)
+        if to_the_last and len(event.ranking) >= 2 and event.ranking[-1] != event.winner:
+            # two players too: the one left holding cards is named
             text += "\n" + _e(lang, "loser", who=n[event.ranking[-1]])
         return text + "\n" + _e(lang, "points", points=points)
     if isinstance(event, ev.MatchEnded):

@@ -68,6 +68,9 @@ class ChatState:
     #: The computer players' level, a bot spec of ``BOT_LEVELS`` ("": the bridge's default).
     bot: str = ""
     table: str | None = None
+    #: The stored game (its record) of the table's match: a match that ended just before a
+    #: stop is told from it (a finished game is not restored at the table).
+    game: int | None = None
     #: The group message the bot edits (the board), and the hand message of each player.
     board: int | None = None
     dms: dict[str, int] = field(default_factory=dict)
