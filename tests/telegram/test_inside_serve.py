@@ -49,6 +49,11 @@ async def test_una_serve_polls_telegram_for_its_own_tables(tmp_path: Path) -> No
         while health(port) is None:
             assert server.poll() is None and time.monotonic() < deadline, "una serve did not start"
             await asyncio.sleep(0.1)
+        # The card faces of the inline mode are served whenever una serve runs the bot.
+        url = f"http://127.0.0.1:{port}/telegram/cards/R7.jpg"
+        with urllib.request.urlopen(url, timeout=5) as response:
+            assert response.headers["Content-Type"] == "image/jpeg"
+            assert response.read()[:3] == b"\xff\xd8\xff"
         chat = -100777
         await fake.say(chat, BOB, "/start")
         await fake.wait_for(lambda: fake.latest(chat) is not None, timeout=20)

@@ -105,11 +105,14 @@ def create_app(
             # The Telegram bot polling for updates, on this service's tables.
             from una.telegram.bridge import Options
             from una.telegram.runner import PollingBot
+            from una.telegram.webhook import serve_cards
 
+            # the card faces of the inline mode, at UNA_TELEGRAM_PUBLIC_URL/telegram/cards
+            public_url = os.environ.get("UNA_TELEGRAM_PUBLIC_URL")
+            tg_options = serve_cards(app, Options(bot_delay=service.bot_delay), public_url)
             poller = PollingBot(
                 os.environ["UNA_TELEGRAM_TOKEN"], url,
-                os.environ.get("UNA_TELEGRAM_API_URL"),
-                Options(bot_delay=service.bot_delay), service=service,
+                os.environ.get("UNA_TELEGRAM_API_URL"), tg_options, service=service,
             )  # fmt: skip
             await poller.start()
             stop_telegram = poller.stop

@@ -7,7 +7,8 @@ In ``create_app``'s lifespan, once the service is restored::
     await telegram.close()
 
 ``mount`` adds ``POST /telegram/webhook`` (``path``) and ``GET /telegram/cards/<code>.jpg``
-(the card faces of the inline mode) to the app; with ``public_url`` (or
+(the card faces of the inline mode, :func:`serve_cards`: polling inside ``una serve`` adds it
+too) to the app; with ``public_url`` (or
 ``UNA_TELEGRAM_WEBHOOK_URL``, the server's public base URL) it also calls ``setWebhook``.
 ``secret`` (or ``UNA_TELEGRAM_SECRET``) is checked against Telegram's
 ``X-Telegram-Bot-Api-Secret-Token`` header. ``UNA_TELEGRAM_API_URL`` names a custom Bot API
@@ -67,21 +68,32 @@ class TelegramWebhook:
         task.add_done_callback(self.tasks.discard)
         return JSONResponse({"ok": True})
 
-    async def card(self, request: Request) -> Response:
-        """``GET /telegram/cards/<code>.jpg``: a card's face (the inline photo results)."""
-        name = request.path_params["name"]
-        card = card_of_file(name)
-        if card is None:
-            error = f"no card image {name!r}: expected <card code>.jpg of the classic deck"
-            return JSONResponse({"error": error}, status_code=404)
-        headers = {"Cache-Control": "public, max-age=86400"}
-        return Response(card_image(card), media_type="image/jpeg", headers=headers)
-
     async def close(self) -> None:
         for task in list(self.tasks):
             task.cancel()
         await self.una.close()
         await self.bot.session.close()
+
+
+async def card(request: Request) -> Response:
+    """``GET /telegram/cards/<code>.jpg``: a card's face (the inline photo results)."""
+    name = request.path_params["name"]
+    found = card_of_file(name)
+    if found is None:
+        error = f"no card image {name!r}: expected <card code>.jpg of the classic deck"
+        return JSONResponse({"error": error}, status_code=404)
+    headers = {"Cache-Control": "public, max-age=86400"}
+    return Response(card_image(found), media_type="image/jpeg", headers=headers)
+
+
+def serve_cards(app: Starlette, options: Options, public_url: str | None) -> Options:
+    """Add ``GET /telegram/cards/<code>.jpg`` to the app (whenever ``una serve`` runs the
+    bot, polling or webhook); with the server's public base URL, the options whose inline
+    results show these pictures."""
+    app.router.routes.append(Route(CARDS + "/{name}", card, methods=["GET"]))
+    if options.card_url is None and public_url:
+        return dataclasses.replace(options, card_url=public_url.rstrip("/") + CARDS)
+    return options
 
 
 async def mount(
@@ -100,15 +112,12 @@ async def mount(
     secret = secret or os.environ.get("UNA_TELEGRAM_SECRET")
     api_url = api_url or os.environ.get("UNA_TELEGRAM_API_URL")
     bot = make_bot(token, api_url)
-    options = options or Options(bot_delay=service.bot_delay)
-    if options.card_url is None and public_url:
-        # This app serves the card faces: the inline results show them.
-        options = dataclasses.replace(options, card_url=public_url.rstrip("/") + CARDS)
+    # This app serves the card faces: the inline results show them.
+    options = serve_cards(app, options or Options(bot_delay=service.bot_delay), public_url)
     una = TelegramUna(bot, service, options)
     await una.start()
     hook = TelegramWebhook(bot, una, build_dispatcher(una), secret)
     app.router.routes.append(Route(path, hook.endpoint, methods=["POST"]))
-    app.router.routes.append(Route(CARDS + "/{name}", hook.card, methods=["GET"]))
     if public_url:
         await set_commands(bot)
         await bot.set_webhook(public_url.rstrip("/") + path, secret_token=secret)
