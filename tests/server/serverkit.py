@@ -383,8 +383,8 @@ async def finish_held(db: str, game_id: int) -> AsyncIterator[None]:
 
 async def until_the_finish_waits(db: str, timeout: float = 60.0) -> None:
     """Until the server's transaction waits in :func:`finish_held`: on PostgreSQL, for the
-    row lock (``pg_stat_activity``); on SQLite, the write lock is held for half a second on
-    end (an append holds it for a few milliseconds)."""
+    row lock (``pg_stat_activity``); on SQLite, the write lock is held for a second on end
+    (an append holds it for a few milliseconds)."""
     deadline = time.monotonic() + timeout
     path = sqlite_path(db)
     held_since: float | None = None
@@ -401,7 +401,7 @@ async def until_the_finish_waits(db: str, timeout: float = 60.0) -> None:
             now = time.monotonic()
             if write_locked(path):
                 held_since = held_since or now
-                if now - held_since >= 0.5:
+                if now - held_since >= 1.0:
                     return
             else:
                 held_since = None
