@@ -1,17 +1,23 @@
-"""The attack list of issues 19 and 20 against ``una serve``, on loopback, as a table.
+"""The attack list of issues 19 and 20 (and issue 16 item 3) against ``una serve``, on
+loopback, as one table.
 
 Each attack is an async function registered with ``@attack(name, issue, what)``: it gets a
 :class:`Target` (the server's URLs, its pid when this script started it, and the size of
 the run) and returns an :class:`Outcome` (whether the server held, and what was measured).
-To add one, write the function below the others; ``--only NAME,...`` runs a few.
+To add one, write the function below the others; ``--only NAME,...`` runs a few. The fault
+items (crashes, restarts, a frozen reader, the lobby's cost...) are in abuse_faults.py: each
+starts its own server on a database of its own, since it kills and restarts it.
 
 By default a fresh ``una serve`` is started on a free 127.0.0.1 port with an SQLite file in
-a temporary directory (``--bot-delay 0``); ``--url http://127.0.0.1:PORT`` attacks a running
-one instead (loopback only; memory is measured only with ``--pid``). Every loop is bounded::
+a temporary directory (``--bot-delay 0``); ``--db`` a PostgreSQL URL puts it, and every
+fault's server, on a fresh ``?schema=`` of that database instead (dropped afterwards).
+``--url http://127.0.0.1:PORT`` attacks a running one (loopback only; memory is measured
+only with ``--pid``). Every loop is bounded::
 
     python benchmarks/abuse.py                  # the whole list, the issues' sizes
     python benchmarks/abuse.py --quick --json   # tiny counts (what the tests run)
-    python benchmarks/abuse.py --only join-guess,budgets
+    python benchmarks/abuse.py --only join-guess,budgets,crash-at-match-start
+    python benchmarks/abuse.py --db postgresql://postgres@127.0.0.1:5432/test
     python benchmarks/abuse.py --flood-icons ws://127.0.0.1:8000/ws --seconds 6  # one flood
 """
 
@@ -32,12 +38,16 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from abuse_faults import FAULTS, Fault
 
 UNA = str(Path(sys.executable).parent / "una")
 
@@ -123,6 +133,9 @@ class Target:
     pid: int | None = None
     quick: bool = False
     names: int = 0
+    #: a PostgreSQL URL for the faults' databases (None: SQLite files in ``workdir``)
+    db: str | None = None
+    workdir: str = ""
 
     @property
     def ws(self) -> str:
@@ -501,6 +514,48 @@ def small_icon() -> str:
     return base64.b64encode(out.getvalue()).decode()
 
 
+# --------------------------------------- issue 20 items 1-5, 8, 9 and issue 16 item 3
+
+
+def fresh_db(base: str | None, directory: str, name: str) -> str:
+    """A database of its own: an SQLite file in ``directory``, or a new schema of ``base``."""
+    if base is None:
+        return f"sqlite:///{Path(directory) / (name + '.db')}"
+    separator = "&" if "?" in base else "?"
+    return f"{base}{separator}schema=abuse_{name.replace('-', '_')}_{uuid.uuid4().hex[:8]}"
+
+
+async def drop_db(base: str | None, db: str) -> None:
+    """Drop a :func:`fresh_db` schema (an SQLite file goes with its directory)."""
+    if base is not None:
+        from serverkit import sql
+
+        schema = db.rsplit("schema=", 1)[1]
+        await sql(base, f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def fault_attack(item: Fault) -> Callable[[Target], Awaitable[Outcome]]:
+    """A fault of abuse_faults.py as an attack: on a server and database of its own."""
+
+    async def run(t: Target) -> Outcome:
+        db = fresh_db(t.db, t.workdir, item.name)
+        try:
+            # In a thread, on an event loop of its own: a fault blocks while its servers
+            # start, and the quick run has several side by side.
+            held, measured, data = await asyncio.to_thread(asyncio.run, item.run(db, t.quick))
+        finally:
+            await drop_db(t.db, db)
+        return Outcome(held, measured, data)
+
+    return run
+
+
+for _item in FAULTS.values():
+    ATTACKS[_item.name] = Attack(_item.name, _item.issue, _item.what, fault_attack(_item))
+#: In the issues' order (16.3, 19.1, ..., 20.10).
+ATTACKS = dict(sorted(ATTACKS.items(), key=lambda kv: [int(n) for n in kv[1].issue.split(".")]))
+
+
 # ------------------------------------------------------------------------ main
 
 
@@ -511,49 +566,58 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def own_server() -> Any:
-    """``una serve`` on a free loopback port with a fresh SQLite file: (url, pid)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        command = [UNA, "serve", "--port", str(port), "--db", f"sqlite:///{tmp}/una.db",
-                   "--bot-delay", "0", "--log-level", "warning"]  # fmt: skip
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    urllib.request.urlopen(url + "/health", timeout=2).close()
-                    break
-                except OSError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError("una serve did not start") from None
-                    time.sleep(0.1)
-            yield url, process.pid
-        finally:
-            process.terminate()
-            process.wait(10)
+def own_server(base: str | None, tmp: str) -> Any:
+    """``una serve`` on a free loopback port with a fresh database: (url, pid)."""
+    db = fresh_db(base, tmp, "server")
+    port = free_port()
+    command = [UNA, "serve", "--port", str(port), "--db", db,
+               "--bot-delay", "0", "--log-level", "warning"]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(url + "/health", timeout=2).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("una serve did not start") from None
+                time.sleep(0.1)
+        yield url, process.pid
+    finally:
+        process.terminate()
+        process.wait(10)
+        asyncio.run(drop_db(base, db))
+
+
+async def run_one(target: Target, name: str) -> dict[str, Any]:
+    entry = ATTACKS[name]
+    start = time.monotonic()
+    try:
+        outcome = await asyncio.wait_for(entry.run(target), 300)
+    except Exception as error:  # an attack that breaks is a result too
+        outcome = Outcome(False, f"the attack failed: {type(error).__name__}: {error}"[:120])
+    return {"attack": name, "issue": entry.issue, "what": entry.what,
+            "held": outcome.held, "measured": outcome.measured,
+            "seconds": round(time.monotonic() - start, 2), **outcome.data}  # fmt: skip
 
 
 async def run_all(target: Target, names: list[str]) -> list[dict[str, Any]]:
-    rows = []
-    for name in names:
-        entry = ATTACKS[name]
-        start = time.monotonic()
-        try:
-            outcome = await asyncio.wait_for(entry.run(target), 300)
-        except Exception as error:  # an attack that breaks is a result too
-            outcome = Outcome(False, f"the attack failed: {type(error).__name__}: {error}"[:120])
-        rows.append({"attack": name, "issue": entry.issue, "what": entry.what,
-                     "held": outcome.held, "measured": outcome.measured,
-                     "seconds": round(time.monotonic() - start, 2), **outcome.data})  # fmt: skip
-    return rows
+    """One after the other; with ``quick`` (a smoke run, nothing measured for good), the
+    faults run side by side, and beside the other attacks: each has its own servers."""
+    beside = [name for name in names if name in FAULTS] if target.quick else []
+    running = {name: asyncio.create_task(run_one(target, name)) for name in beside}
+    rows = {name: await run_one(target, name) for name in names if name not in running}
+    rows |= {name: await task for name, task in running.items()}
+    return [rows[name] for name in names]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", help="a running server on loopback (default: start one)")
     parser.add_argument("--pid", type=int, help="its process id (to measure its memory)")
+    parser.add_argument("--db", help="a PostgreSQL URL (default: temporary SQLite files)")
     parser.add_argument("--only", help="comma-separated attack names")
     parser.add_argument("--quick", action="store_true", help="tiny counts (a smoke run)")
     parser.add_argument("--json", action="store_true", help="print one JSON list")
@@ -567,22 +631,31 @@ def main() -> None:
     unknown = [name for name in names if name not in ATTACKS]
     if unknown:
         parser.error(f"unknown attack {unknown[0]!r} (attacks: {', '.join(ATTACKS)})")
-    if args.url:
-        host = urllib.parse.urlsplit(args.url).hostname
-        if host not in ("127.0.0.1", "localhost", "::1"):
-            parser.error(f"--url: loopback only, not {host!r}")
-        servers: Any = contextlib.nullcontext((args.url.rstrip("/"), args.pid))
-    else:
-        servers = own_server()
-    with servers as (url, pid):
-        rows = asyncio.run(run_all(Target(url, pid, args.quick), names))
+    if args.db is not None and not args.db.startswith("postgresql"):
+        parser.error("--db: a postgresql:// URL (the default is SQLite)")
+    with tempfile.TemporaryDirectory(prefix="una-abuse-") as tmp:
+        if args.url:
+            host = urllib.parse.urlsplit(args.url).hostname
+            if host not in ("127.0.0.1", "localhost", "::1"):
+                parser.error(f"--url: loopback only, not {host!r}")
+            servers: Any = contextlib.nullcontext((args.url.rstrip("/"), args.pid))
+        else:
+            servers = own_server(args.db, tmp)
+        # The servers' own lines go to stderr: stdout is the table (or the JSON) alone.
+        out = os.fdopen(os.dup(1), "w")
+        sys.stdout.flush()
+        os.dup2(2, 1)
+        with servers as (url, pid):
+            target = Target(url, pid, args.quick, db=args.db, workdir=tmp)
+            rows = asyncio.run(run_all(target, names))
     if args.json:
-        print(json.dumps(rows))
+        print(json.dumps(rows), file=out)
         return
-    print(f"{'attack':<16} {'issue':<6} {'held':<5} measured")
+    print(f"{'attack':<22} {'issue':<6} {'held':<5} measured", file=out)
     for row in rows:
-        print(f"{row['attack']:<16} {row['issue']:<6} {'yes' if row['held'] else 'NO':<5} "
-              f"{row['measured']}")  # fmt: skip
+        print(f"{row['attack']:<22} {row['issue']:<6} {'yes' if row['held'] else 'NO':<5} "
+              f"{row['measured']}", file=out)  # fmt: skip
+    out.flush()
     sys.exit(0 if all(row["held"] for row in rows) else 1)
 
 
