@@ -220,3 +220,47 @@ def test_render_ansi_names_the_decision() -> None:
     text = env.render()
     assert text is not None and f"seat {env.table.selected} decides: " in text
     assert any(slot.kind is Kind.DRAW for slot in env.space.slots)
+
+
+@pytest.mark.parametrize("rules", sorted(TABLES))
+def test_the_core_paths_of_observe_last_and_step_match_the_python_table(rules: str) -> None:
+    """UnaAECEnv reads the C table's buffers and steps it directly: every agent's
+    observation, ``last()`` and the episode's end are those of the Python table."""
+    players = TABLES[rules]
+    envs = [aec_env(rules, players=players, seed=3, core=core) for core in (None, False)]
+    assert type(envs[0].table).__name__ == "CoreTable"
+    rng = random.Random(rules)
+    for agent in envs[0].agent_iter():
+        fast, slow = (env.last() for env in envs)
+        assert np.array_equal(fast[0]["observation"], slow[0]["observation"])
+        assert np.array_equal(fast[0]["action_mask"], slow[0]["action_mask"])
+        assert fast[0]["action_mask"].dtype == np.int8 and fast[1:] == slow[1:]
+        assert envs[0].last(observe=False)[0] is None
+        other = envs[0].possible_agents[rng.randrange(players)]
+        for env in envs:  # a copy each time, never the table's own buffers
+            env.observe(other)["observation"][:] = -1.0
+            env.observe(other)["action_mask"][:] = 5
+        assert all(np.array_equal(envs[0].observe(a)[k], envs[1].observe(a)[k])
+                   for a in envs[0].agents for k in ("observation", "action_mask"))  # fmt: skip
+        assert agent == envs[1].agent_selection
+        if fast[2] or fast[3]:
+            action = None
+        else:
+            legal = np.flatnonzero(fast[0]["action_mask"])
+            action = legal[rng.randrange(len(legal))]  # numpy's integer half the time
+            action = int(action) if rng.random() < 0.5 else action
+        for env in envs:
+            env.step(action)
+    assert not envs[1].agents and envs[0].rewards == envs[1].rewards
+
+
+def test_illegal_actions_on_the_core_path_are_refused_as_on_the_python_table() -> None:
+    envs = [aec_env("standard", players=2, seed=4, core=core) for core in (None, False)]
+    mask = envs[0].observe(envs[0].agent_selection)["action_mask"]
+    for action in (int(np.flatnonzero(mask == 0)[0]), 500, -1, np.int64(500), True, "draw"):
+        messages = []
+        for env in envs:
+            with pytest.raises(ValueError) as refused:
+                env.step(action)
+            messages.append(str(refused.value))
+        assert messages[0] == messages[1]

@@ -19,7 +19,7 @@ import numpy as np
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from una.engine.rules import RuleSet
-from una.env.core import EnvTable, make_table
+from una.env.core import CoreTable, EnvTable, make_table
 
 
 def agent_name(seat: int) -> str:
@@ -59,6 +59,10 @@ class UnaAECEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"render_mode must be human, ansi or None, not {render_mode!r}")
         self.render_mode = render_mode
         self.table = make_table(rules, players, seed, **options)
+        # On the C core, observe, last and step read its buffers and call it directly:
+        # one Python frame a call less (the same values as table.view and table.step).
+        self._on_core = isinstance(self.table, CoreTable)
+        self._no_mask = np.zeros(len(self.table.space), dtype=np.int8)
         self.space = self.table.space
         self.encoder = self.table.encoder
         self.possible_agents = [agent_name(seat) for seat in range(players)]
@@ -102,8 +106,36 @@ class UnaAECEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self.table.selected]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        observation, mask = self.table.view(self._seat[agent])
-        return {"observation": observation, "action_mask": mask}
+        seat = self._seat[agent]
+        table = self.table
+        if not self._on_core:
+            observation, mask = table.view(seat)
+            return {"observation": observation, "action_mask": mask}
+        core = table._core
+        core.observe(seat)  # into table._obs (CoreTable.view, inlined)
+        mask = table._mask if seat == core.selected else self._no_mask
+        return {"observation": table._obs.copy(), "action_mask": mask.copy()}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        if observe and self._on_core:  # observe, inlined
+            table = self.table
+            core = table._core
+            seat = self._seat[agent]
+            core.observe(seat)
+            mask = table._mask if seat == core.selected else self._no_mask
+            observation = {"observation": table._obs.copy(), "action_mask": mask.copy()}
+        else:
+            observation = self.observe(agent) if observe else None
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -111,7 +143,14 @@ class UnaAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         table = self.table
-        selected = table.step(action)  # raises ValueError on an illegal index, changing nothing
+        if self._on_core and type(action) is int:
+            # CoreTable.step's usual case, inlined: the next seat, or -3 (the episode is
+            # over); anything else goes through table.step, which raises naming it.
+            selected = table._core.step(action)
+            if selected < 0:
+                selected = None if selected == -3 else table.step(action)
+        else:
+            selected = table.step(action)  # raises ValueError on an illegal index, changing nothing
         self._cumulative_rewards[agent] = 0.0
         if selected is not None:
             self.agent_selection = self.possible_agents[selected]
