@@ -115,14 +115,20 @@ def _evaluate(env: UnaRLCardEnv, agents: list[Any], games: int) -> list[int]:
     return taken
 
 
+def _seeded_env(torch: Any, seed: int) -> Any:
+    """Una's RLCard env on telegram, with torch, numpy and random seeded alike (the agents'
+    exploration and their replay memories' samples draw from them)."""
+    torch.manual_seed(seed)
+    np.random.seed(seed)
+    random.seed(seed)
+    config = {"seed": seed, "rules": "telegram", "game_num_players": 2, "max_steps": 400}
+    return rlcard.make("una", config=config)
+
+
 def test_rlcards_dqn_trains_unchanged_on_the_full_rules(torch: Any, capsys: Any) -> None:
     from rlcard.agents import DQNAgent
 
-    torch.manual_seed(0)
-    np.random.seed(0)  # the agents' exploration
-    random.seed(0)  # their replay memories' samples
-    config = {"seed": 0, "rules": "telegram", "game_num_players": 2, "max_steps": 400}
-    env = rlcard.make("una", config=config)
+    env = _seeded_env(torch, 0)
     dqn = DQNAgent(
         num_actions=env.num_actions,
         state_shape=env.state_shape[0],
@@ -151,11 +157,7 @@ def test_rlcards_dqn_trains_unchanged_on_the_full_rules(torch: Any, capsys: Any)
 def test_rlcards_nfsp_trains_unchanged_on_the_full_rules(torch: Any, capsys: Any) -> None:
     from rlcard.agents import NFSPAgent
 
-    torch.manual_seed(1)
-    np.random.seed(1)  # the agents' exploration
-    random.seed(1)  # their replay memories' samples
-    config = {"seed": 1, "rules": "telegram", "game_num_players": 2, "max_steps": 400}
-    env = rlcard.make("una", config=config)
+    env = _seeded_env(torch, 1)
     agents = [
         NFSPAgent(
             num_actions=env.num_actions,

@@ -381,6 +381,16 @@ async def finish_held(db: str, game_id: int) -> AsyncIterator[None]:
             conn.executescript("DROP TRIGGER held_finish; DROP TABLE held_spin;")
 
 
+async def lock_waiters(db: str) -> int:
+    """How many PostgreSQL sessions of this database wait for a lock (``pg_stat_activity``)."""
+    rows = await sql(
+        db,
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+        "AND datname = current_database()",
+    )
+    return int(rows[0][0])
+
+
 async def until_the_finish_waits(db: str, timeout: float = 60.0) -> None:
     """Until the server's transaction waits in :func:`finish_held`: on PostgreSQL, for the
     row lock (``pg_stat_activity``); on SQLite, the write lock is held for a second on end
@@ -390,12 +400,7 @@ async def until_the_finish_waits(db: str, timeout: float = 60.0) -> None:
     held_since: float | None = None
     while time.monotonic() < deadline:
         if path is None:
-            rows = await sql(
-                db,
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                "AND datname = current_database()",
-            )
-            if rows[0][0] >= 1:
+            if await lock_waiters(db) >= 1:
                 return
         else:
             now = time.monotonic()

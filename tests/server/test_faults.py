@@ -30,6 +30,7 @@ from serverkit import (
     finish_held,
     frame_size,
     frozen,
+    lock_waiters,
     play_until_over,
     run,
     seated,
@@ -96,12 +97,7 @@ async def server_waits_for_the_lock(db: str, timeout: float = 30.0) -> None:
         return
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        rows = await sql(
-            db,
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-            "AND datname = current_database()",
-        )
-        if rows[0][0] >= 1:
+        if await lock_waiters(db) >= 1:
             return
         await asyncio.sleep(0.05)
     raise TimeoutError("the server never waited for the lock")
