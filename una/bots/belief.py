@@ -18,6 +18,10 @@ every action, with the public action that led to each) and remembers:
   most people) says by playing one at the start of her turn while nobody is close to
   going out: she had no other card to play, and, playing a Wild Draw Four, no plain wild
   either; and by taking a draw penalty she could have answered: she had no answer.
+* with ``reads_choices``, which card and color a player who plays as ``heuristic`` does
+  chose at the start of her turn (:class:`Choice`, her last few): a sampled hand in which
+  she would have chosen otherwise is dealt again (:meth:`Belief.sample`, up to
+  ``CHOICE_TRIES`` deals, else the one that contradicts fewest of her choices).
 
 A pending Wild Draw Four in a sampled game is guilty as the engine judges the sampled
 hand on the pile it was played on.
@@ -45,12 +49,20 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from una.bots.heuristic import DANGER
 from una.engine.actions import Action, Kind
-from una.engine.cards import ALL_CARDS, NAMED_MUTANTS, WILD_DRAW_FOUR_SYMBOLS, Card, Color
+from una.engine.cards import (
+    ALL_CARDS,
+    COLORS,
+    NAMED_MUTANTS,
+    WILD_DRAW_FOUR_SYMBOLS,
+    Card,
+    Color,
+)
 from una.engine.effects import EFFECTS
 from una.engine.game import Game, Phase
 from una.engine.rng import Rng
@@ -75,6 +87,35 @@ class Lacks:
         return not self.banned
 
 
+#: How many of an opponent's latest choices ``reads_choices`` checks a sampled hand against.
+CHOICES_KEPT = 3
+#: How many deals of an opponent's hand ``reads_choices`` tries before it takes the one
+#: that contradicts fewest of her choices.
+CHOICE_TRIES = 8
+#: The faces that ``heuristic`` plays at a next player close to going out.
+HIT_FACES = frozenset(("S", "R", "SS", "RS"))
+
+
+@dataclass
+class Choice:
+    """A card an opponent chose to play at the start of her turn, and what made the
+    choice: the cards that fitted (``playable``), the color then (for a colorless card),
+    whether someone was close to going out (``danger``) and her next player was
+    (``next_close``); and since then the cards she played from her hand (``later``) and
+    the cards she took and still holds (``fresh``). Her hand then, less the card, was her
+    hand now less the fresh cards, plus the later ones: ``size`` cards with the card."""
+
+    card: Card
+    color: Color | None
+    color_then: Color | None
+    playable: frozenset[Card]
+    danger: bool
+    next_close: bool
+    size: int
+    fresh: int = 0
+    later: list[Card] | None = None
+
+
 #: The Wild Draw Four cards (the challenge and wd4_rule apply to them).
 ALL_WD4 = tuple(card for card in ALL_CARDS if card.symbol in WILD_DRAW_FOUR_SYMBOLS)
 
@@ -94,10 +135,20 @@ def rules_key(view: View) -> str:
 class Belief:
     """One seat's memory of a hand, built from its views; see the module's docstring."""
 
-    def __init__(self, seat: int, model: RuleSet | None = None, reads_plays: bool = False) -> None:
+    def __init__(
+        self,
+        seat: int,
+        model: RuleSet | None = None,
+        reads_plays: bool = False,
+        reads_choices: bool = False,
+    ) -> None:
         self.seat = seat
         #: Whether opponents are taken to keep their wilds for when nothing else fits.
         self.reads_plays = reads_plays
+        #: Whether opponents are taken to choose their plays as ``heuristic`` does.
+        self.reads_choices = reads_choices
+        #: Per opponent, her latest choices (``reads_choices``), the oldest first.
+        self.choices: dict[int, list[Choice]] = {}
         #: The rules the sampled games are played under: the view's own when None; another
         #: rule set where the table's game cannot be simulated (RLCard's, in its arena).
         self.model = None if model is None else json.dumps(model.to_json(), sort_keys=True)
@@ -124,6 +175,7 @@ class Belief:
         self.seen = {}
         self.lacks = {s: Lacks() for s in range(len(view.players)) if s != self.seat}
         self.known = {s: [] for s in self.lacks}
+        self.choices = {s: [] for s in self.lacks}
         self.reveals_seen = {}
         self.wd4_prev_color = None
         self.wd4_prev_top = None
@@ -149,10 +201,14 @@ class Belief:
             grew = view.hand_counts[seat] - before.hand_counts[seat]
             if grew > 0:
                 lacks.fresh += grew
+                for choice in self.choices.get(seat, ()):
+                    choice.fresh += grew
         if actor is None or action is None:
             return
         kind = action.kind
         if kind is Kind.PLAY and action.card is not None:
+            if self.reads_choices and actor in self.choices:
+                self._chose(before, actor, action)
             known = self.known.get(actor)
             if known and action.card in known:
                 known.remove(action.card)
@@ -202,6 +258,39 @@ class Belief:
             if honest and accused in self.lacks and self.wd4_prev_color is not None:
                 # Innocent: she held nothing that the rule set's wd4_rule calls a bluff.
                 self._lack(accused, self._bluff_cards(view), fresh=0)
+
+    def _chose(self, before: View, seat: int, action: Action) -> None:
+        """``seat`` played ``action``: her earlier choices learn what left her hand, and a
+        play from her hand at the start of her turn is a choice of its own."""
+        card = action.card
+        assert card is not None
+        choices = self.choices[seat]
+        drawn = before.phase == Phase.DRAWN.value
+        for choice in choices:
+            if drawn and choice.fresh > 0:
+                choice.fresh -= 1  # the card she just drew: taken and gone
+            else:
+                choice.later = [*(choice.later or ()), card]
+        if drawn or before.phase != Phase.PLAY.value or before.to_act != seat:
+            return
+        if action.targets or card.code in NAMED_MUTANTS:
+            return
+        n = len(before.players)
+        out = set(before.out)
+        active = [s for s in range(n) if s not in out and not _set_aside(before, s)]
+        following = _following(before, seat, active)
+        choices.append(
+            Choice(
+                card=card,
+                color=action.color,
+                color_then=before.color,
+                playable=self._playable(before, seat),
+                danger=_close_to_out(before, seat),
+                next_close=following != seat and before.hand_counts[following] <= DANGER,
+                size=before.hand_counts[seat],
+            )
+        )
+        del choices[:-CHOICES_KEPT]
 
     def _kept_wilds(self, before: View, seat: int, wild: Card) -> None:
         """She played ``wild`` at the start of her turn: a player who keeps wilds had no
@@ -314,6 +403,7 @@ class Belief:
         for seat in self.lacks:
             self.lacks[seat] = Lacks()
             self.known[seat] = []
+            self.choices[seat] = []
 
     def _take_reveals(self, view: View) -> None:
         for reveal in view.revealed:
@@ -361,10 +451,17 @@ class Belief:
             (s for s in range(n) if s != me),
             key=lambda s: -(view.hand_counts[s] - self.lacks.get(s, Lacks()).fresh),
         )
+        checked = self._checked(view, hands) if self.reads_choices else {}
         for seat in order:
             need = view.hand_counts[seat] - len(hands[seat])
             lacks = self.lacks.get(seat)
             bound = 0 if lacks is None or lacks.empty() else max(need - lacks.fresh, 0)
+            checks = checked.get(seat)
+            if checks:
+                unseen = self._deal_checked(
+                    view, hands[seat], unseen, need, lacks, bound, checks, rng
+                )
+                continue
             if bound:
                 assert lacks is not None
                 allowed = [i for i, card in enumerate(unseen) if lacks.allows(card)]
@@ -395,6 +492,64 @@ class Belief:
             game.pending_guilty = game.is_bluff(game.pending_source, wd4)
             game.discard[-1], game.color = wd4, color
         return game
+
+    def _checked(self, view: View, hands: list[list[Card]]) -> dict[int, list[tuple[Choice, int]]]:
+        """Per opponent with no known cards, her choices that her hand count agrees with,
+        each with how many of her cards now she held then."""
+        out: dict[int, list[tuple[Choice, int]]] = {}
+        for seat, choices in self.choices.items():
+            if not choices or hands[seat]:
+                continue
+            count = view.hand_counts[seat]
+            fits = [
+                (choice, count - choice.fresh)
+                for choice in choices
+                if 0 <= choice.fresh <= count
+                and count - choice.fresh + len(choice.later or ()) + 1 == choice.size
+            ]
+            if fits:
+                out[seat] = fits
+        return out
+
+    def _deal_checked(
+        self,
+        view: View,
+        hand: list[Card],
+        unseen: list[Card],
+        need: int,
+        lacks: Lacks | None,
+        bound: int,
+        checks: list[tuple[Choice, int]],
+        rng: random.Random,
+    ) -> list[Card]:
+        """Deal ``need`` cards of ``unseen`` into ``hand`` (``bound`` of them allowed by
+        ``lacks``, the cards she held longest), again until she would have made every
+        choice of ``checks`` with them (:func:`chooses`), at most ``CHOICE_TRIES`` times
+        (then the deal that contradicts fewest); returns the cards left."""
+        points = _template(self.model or rules_key(view), len(view.players))[0].rules.points
+        size = len(unseen)
+        allowed = [i for i, card in enumerate(unseen) if lacks.allows(card)] if lacks else []
+        bound = min(bound, len(allowed))
+        best: list[int] = []
+        fewest = len(checks) + 1
+        for _ in range(CHOICE_TRIES):
+            pick = rng.sample(allowed, bound) if bound else []
+            if need > bound:
+                chosen = set(pick)
+                extra = [i for i in rng.sample(range(size), min(size, need)) if i not in chosen]
+                pick += extra[: need - bound]
+                if len(pick) < need:  # the draws met the allowed ones: fill in order
+                    chosen = set(pick)
+                    pick += [i for i in range(size) if i not in chosen][: need - len(pick)]
+            cards = [unseen[i] for i in pick]
+            wrong = sum(not chooses(choice, cards[:held], points) for choice, held in checks)
+            if wrong < fewest:
+                best, fewest = pick, wrong
+                if not wrong:
+                    break
+        hand.extend(unseen[i] for i in best)
+        taken = set(best)
+        return [card for i, card in enumerate(unseen) if i not in taken]
 
     def _unseen(self, view: View, deck: tuple[Card, ...]) -> tuple[list[Card], list[Card]]:
         """The cards ``view``'s seat has not seen (in deck order), and the cards it
@@ -483,6 +638,57 @@ class Belief:
             ranking=list(view.out),
             nagasaki_lock=None,
         )
+
+
+def chooses(choice: Choice, held: list[Card], points: Callable[[Card], int]) -> bool:
+    """Whether a player who scores plays as ``heuristic`` does (the card that leaves her
+    most cards, then points, of the color it plays into; wilds kept and the points kept
+    low unless someone is close to going out; a hit at a next player close to going
+    out) would have played ``choice`` holding ``held``, the later cards and its card:
+    no other fitting card (a wild in any color) scores more.
+
+    >>> from una.engine.rules import RuleSet
+    >>> points = RuleSet.from_json("standard").points
+    >>> red = Choice(Card.parse("R5"), None, Color.RED, frozenset(ALL_CARDS), False, False, 3)
+    >>> chooses(red, [Card.parse("R2"), Card.parse("B1")], points)
+    True
+    >>> chooses(red, [Card.parse("B5"), Card.parse("B1")], points)
+    False
+    """
+    card = choice.card
+    hand = [*held, *(choice.later or ()), card]
+    count: dict[Color, int] = dict.fromkeys(COLORS, 0)
+    value: dict[Color, int] = dict.fromkeys(COLORS, 0)
+    for held_card in hand:
+        if held_card.color is not None and not held_card.is_wild:
+            count[held_card.color] += 1
+            value[held_card.color] += points(held_card)
+    danger, next_close = choice.danger, choice.next_close
+
+    def score(card: Card, color: Color | None) -> float:
+        worth = points(card)
+        total = 0.0
+        if color is not None:
+            own = not card.is_wild and card.color is color
+            total += 2 * (count[color] - own) + (value[color] - (worth if own else 0)) / 100
+        if card.is_wild and not danger:
+            total -= 40 + (10 if card.is_draw else 0)
+        total += worth / 2 if danger else worth / 25
+        if next_close and (card.is_draw or card.symbol in HIT_FACES):
+            total += 30
+        return total
+
+    color = choice.color if card.is_wild else (card.color or choice.color_then)
+    mine = score(card, color) + 1e-9
+    for other in set(hand):
+        if other not in choice.playable:
+            continue
+        if other.is_wild:
+            if any(score(other, c) > mine for c in COLORS):
+                return False
+        elif score(other, other.color or choice.color_then) > mine:
+            return False
+    return True
 
 
 def moves_hands(view: View, card: Card, action: Action) -> bool:

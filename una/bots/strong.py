@@ -189,6 +189,7 @@ class StrongBot(Bot):
         confidence: float = CONFIDENCE,
         model: RuleSet | None = None,
         reads_plays: bool = False,
+        reads_choices: bool = False,
     ) -> None:
         if algorithm not in ("flat", "tree"):
             raise ValueError(f"algorithm must be 'flat' or 'tree', not {algorithm!r}")
@@ -218,6 +219,8 @@ class StrongBot(Bot):
         self.model = model
         #: Whether the belief reads opponents' wilds as "nothing else fitted" (Belief).
         self.reads_plays = reads_plays
+        #: Whether the belief checks sampled hands against opponents' choices (Belief).
+        self.reads_choices = reads_choices
         self._compiled = False
         #: The policy the compiled core rolls out with under the rules being searched.
         self._core_policy = rollout_policy
@@ -232,7 +235,7 @@ class StrongBot(Bot):
     def _belief(self, view: View) -> Belief:
         assert view.seat is not None
         if self.belief is None or self.belief.seat != view.seat:
-            self.belief = Belief(view.seat, self.model, self.reads_plays)
+            self.belief = Belief(view.seat, self.model, self.reads_plays, self.reads_choices)
         return self.belief
 
     def observe(self, view: View, seat: int, action: Action) -> None:
