@@ -341,7 +341,7 @@ def test_a_node_paused_past_its_lease_is_fenced_off_and_its_client_moves(
         finally:
             a.process.send_signal(signal.SIGCONT)  # type: ignore[union-attr]
         error = await ann.expect("error", timeout=15, since=mark)
-        assert error["code"] == "internal" and error["about"] == "act", error
+        assert error["code"] == "moved" and error["about"] == "act", error
         # Node A dropped the table; Ann's socket resumes with the new owner.
         state = await ann.expect("state", timeout=15, since=mark)
         while not state["fresh"]:

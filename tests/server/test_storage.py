@@ -618,6 +618,24 @@ async def test_a_node_that_lost_its_lease_cannot_append_or_close(storage_url: st
         assert type(results[0]) is AppendRefused and isinstance(results[1], LeaseLost)
         with pytest.raises(LeaseLost):
             await storage.close_table("FENCE", owner="a")
+        # Every other write of the table is fenced alike, and writes nothing.
+        before = await storage.table("FENCE")
+        header = {"rules": "standard", "players": 2, "seed": 2}
+        stale_writes = {
+            "updated": storage.update_table("FENCE", config={"seats": 3}, owner="a"),
+            "given a game": storage.start_game(
+                "FENCE", header, finish=(game_id, {"ended": "new"}), status="x", owner="a"
+            ),
+            "finished": storage.finish_game(game_id, {"winner": 0}, owner="a"),
+            "quarantined": storage.quarantine_game(game_id, "stale", owner="a"),
+        }
+        for what, write in stale_writes.items():
+            with pytest.raises(LeaseLost, match=f"not {what}$"):
+                await write
+        assert await storage.table("FENCE") == before
+        assert [g.id for g in await storage.live_games(["FENCE"])] == [game_id]
+        await storage.update_table("FENCE", config={"seats": 2, "by": "b"}, owner="b")
+        assert (await storage.table("FENCE")).config == {"seats": 2, "by": "b"}  # type: ignore[union-attr]
         game = await storage.game(game_id)
         assert game is not None
         assert game.seqs == [0, 1, 2, 3]  # the new owner's log, none of a's late writes

@@ -360,7 +360,7 @@ REPLIES: dict[str, dict[str, Any]] = {
 #: sentence, for logs). ``illegal``: the engine's typed refusal, its ``reason`` code and
 #: arguments (seats as numbers, cards as codes).
 ERRORS: dict[str, dict[str, Any]] = {
-    "bad_message": {}, "too_big": {}, "unknown_type": {}, "internal": {},
+    "bad_message": {}, "too_big": {}, "unknown_type": {}, "internal": {}, "moved": {},
     "no_hello": {}, "hello_twice": {}, "bad_token": {}, "no_name": {}, "bad_name": {},
     "bad_chat": {}, "bad_page": {}, "bad_settings": {}, "bad_icon": {},
     "rate_limited": {"what": str},

@@ -19,7 +19,7 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -506,7 +506,11 @@ class RoomService:
             table.created_at = row.created_at.timestamp()
             game_row = games.get(row.code)
             if game_row is not None:
-                await self._restore_game(table, game_row)
+                try:
+                    await self._restore_game(table, game_row)
+                except LeaseLost:
+                    log.warning("table %s: another node took it while it was restored", row.code)
+                    continue
             self.tables[table.code] = table
             for seat in table.seats:
                 if seat is not None and seat.player_id is not None:
@@ -546,6 +550,26 @@ class RoomService:
         log.warning("table %s: another node owns it now; dropping it", table.code)
         _spawn(self.drop_tables([table.code]))
 
+    @contextlib.contextmanager
+    def _fenced(self, table: Table) -> Iterator[None]:
+        """Around a write of ``table`` fenced by :attr:`_owner`: if another node owns the
+        table now (:class:`LeaseLost`, nothing written), drop it here and re-raise."""
+        try:
+            yield
+        except LeaseLost:
+            self._lease_lost(table)
+            raise
+
+    async def _save_table(
+        self, table: Table, *, config: dict[str, Any] | None = None, host_id: int | None = None
+    ) -> None:
+        """Store ``table``'s config and/or host (fenced)."""
+        values: dict[str, Any] = (
+            {"config": config} if host_id is None else {"config": config, "host_id": host_id}
+        )
+        with self._fenced(table):
+            await self.storage.update_table(table.code, owner=self._owner, **values)
+
     @property
     def _owner(self) -> str | None:
         """The node id that fences this service's writes (None: one process, no fence)."""
@@ -570,7 +594,12 @@ class RoomService:
             table.game, table.game_id, table.game_seats = None, None, []
             table.notice = {"game": row.id, "error": str(error)}
             await self.storage.quarantine_game(
-                row.id, reason, table_code=table.code, config=table.config(), status="waiting"
+                row.id,
+                reason,
+                table_code=table.code,
+                config=table.config(),
+                status="waiting",
+                owner=self._owner,
             )
             return
         table.game, table.game_id = game, row.id
@@ -658,6 +687,10 @@ class RoomService:
         except (RoomError, p.ProtocolError) as error:
             args = error.args_ if isinstance(error, RoomError) else {}
             await client.send(p.Error(error.code, str(error), message.type, args))
+        except LeaseLost:
+            # The table is being dropped here; this socket resumes with its new owner.
+            moved = "the table moved to another server; nothing was changed"
+            await client.send(p.Error("moved", moved, message.type))
         except Exception:
             # A bug or a database failure: the action was not applied (commit comes first);
             # the client hears so and the connection stays up.
@@ -1037,7 +1070,7 @@ class RoomService:
             table.seats[seat] = SeatInfo(client.name, player_id=client.player_id)
             table.spectators.discard(client.player_id)
             _rename_bots_like(table, client.name)
-            await self.storage.update_table(table.code, config=table.config())
+            await self._save_table(table, config=table.config())
         elif seat is None:
             table.spectators.add(client.player_id)
         await client.send(p.Joined(table.code, seat))
@@ -1106,7 +1139,7 @@ class RoomService:
         table.seats[seat] = SeatInfo(client.name, player_id=client.player_id)
         table.spectators.discard(client.player_id)
         _rename_bots_like(table, client.name)
-        await self.storage.update_table(table.code, config=table.config())
+        await self._save_table(table, config=table.config())
         await self._changed(table)
 
     async def stand(self, client: Client) -> None:
@@ -1130,10 +1163,8 @@ class RoomService:
         else:
             table.seats[seat] = None
         notice = p.Notice("seat_left", {"name": info.name, "why": why, "stand_in": playing})
-        if host_id is None:
-            await self.storage.update_table(table.code, config=table.config())
-        else:
-            await self.storage.update_table(table.code, config=table.config(), host_id=host_id)
+        await self._save_table(table, config=table.config(), host_id=host_id)
+        if host_id is not None:
             table.host_id = host_id
         await self.announce(table, notice)
         if playing:
@@ -1155,7 +1186,7 @@ class RoomService:
         if seat is not None:
             await self._vacate(table, seat, "leaves", host_id=heir)
         elif heir is not None:
-            await self.storage.update_table(table.code, host_id=heir)
+            await self._save_table(table, host_id=heir)
             table.host_id = heir
         if heir is not None:
             await self.announce(table, p.Notice("host", {"name": self.names.get(heir, "?")}))
@@ -1186,7 +1217,7 @@ class RoomService:
         if seat is not None:
             await self._vacate(table, seat, "kicked")
         else:
-            await self.storage.update_table(table.code, config=table.config())
+            await self._save_table(table, config=table.config())
         table.spectators.discard(target)
         for other in list(table.clients):
             if other.player_id == target and other.table == table.code:
@@ -1224,7 +1255,7 @@ class RoomService:
         info = table.seats[seat]
         assert info is not None
         info.auto, info.timeouts = on, 0
-        await self.storage.update_table(table.code, config=table.config())
+        await self._save_table(table, config=table.config())
         await self.announce(table, p.Notice("auto", {"name": info.name, "on": on}))
         await self._changed(table)
         self._after_change(table)  # the computer may have to play for her right now
@@ -1277,16 +1308,18 @@ class RoomService:
             finish = (table.game_id, {"ended": "a new game was started"})
         version = table.version + 1
         # The old game's end, the new game and the table's seats: one transaction.
-        table.game_id = await self.storage.start_game(
-            table.code,
-            header,
-            engine_version=__version__,
-            config=table.config(game_seats=taken, version_base=version, notice=None),
-            status="playing",
-            finish=finish,
-            private=not table.public,
-            player_ids=[table.seats[i].player_id for i in taken],  # type: ignore[union-attr]
-        )
+        with self._fenced(table):
+            table.game_id = await self.storage.start_game(
+                table.code,
+                header,
+                engine_version=__version__,
+                config=table.config(game_seats=taken, version_base=version, notice=None),
+                status="playing",
+                finish=finish,
+                private=not table.public,
+                player_ids=[table.seats[i].player_id for i in taken],  # type: ignore[union-attr]
+                owner=self._owner,
+            )
         table.game = game
         table.game_seats = taken
         table.notice = None
@@ -1354,13 +1387,10 @@ class RoomService:
         and has checked that it is legal)."""
         game = table.game
         assert game is not None and table.game_id is not None
-        try:
+        with self._fenced(table):
             await self.storage.append_action(
                 table.game_id, len(game.log), seat, action.code, auto, owner=self._owner
             )
-        except LeaseLost:
-            self._lease_lost(table)
-            raise
         events = game.apply(seat, action)
         for watcher_seat, watcher in table.watchers():
             watcher.observe(game.view_for(watcher_seat), seat, action)
@@ -1379,13 +1409,15 @@ class RoomService:
         game = table.game
         assert game is not None and game.match_over and table.game_id is not None
         table.banned.clear()
-        await self.storage.finish_game(
-            table.game_id,
-            {"winner": game.winner, "scores": list(game.scores)},
-            table_code=table.code,
-            config=table.config(),
-            status="over",
-        )
+        with self._fenced(table):
+            await self.storage.finish_game(
+                table.game_id,
+                {"winner": game.winner, "scores": list(game.scores)},
+                table_code=table.code,
+                config=table.config(),
+                status="over",
+                owner=self._owner,
+            )
 
     # ------------------------------------------------------ bots and timers
 
@@ -1420,6 +1452,8 @@ class RoomService:
             try:
                 async with table.lock:
                     acted = await self._bot_step(table, asked)
+            except LeaseLost:
+                return  # another node plays this table now (it is dropped here)
             except Exception:
                 log.exception("computer player failed at table %s", table.code)
                 return
@@ -1475,24 +1509,27 @@ class RoomService:
         return True
 
     async def _timeout(self, table: Table, version: int) -> None:
-        async with table.lock:
-            game = table.game
-            if game is None or table.version != version or game.to_act is None:
-                return
-            seat = game.to_act
-            info = table.seat_info(seat)
-            if info.automatic or not self.connected(table):
-                return  # a computer plays it, or the table is paused
-            info.timeouts += 1
-            last = info.timeouts >= MAX_TIMEOUTS
-            if last:
-                info.auto = True
-                await self.storage.update_table(table.code, config=table.config())
-            times = {"name": info.name, "times": info.timeouts, "auto": last}
-            await self.announce(table, p.Notice("timed_out", times))
-            acted = await self._bot_act(table, seat)
-            if not acted:  # a bot always has a turn action; keep the timer honest anyway
-                self._after_change(table)
+        try:
+            async with table.lock:
+                game = table.game
+                if game is None or table.version != version or game.to_act is None:
+                    return
+                seat = game.to_act
+                info = table.seat_info(seat)
+                if info.automatic or not self.connected(table):
+                    return  # a computer plays it, or the table is paused
+                info.timeouts += 1
+                last = info.timeouts >= MAX_TIMEOUTS
+                if last:
+                    info.auto = True
+                    await self._save_table(table, config=table.config())
+                times = {"name": info.name, "times": info.timeouts, "auto": last}
+                await self.announce(table, p.Notice("timed_out", times))
+                acted = await self._bot_act(table, seat)
+                if not acted:  # a bot always has a turn action; keep the timer honest anyway
+                    self._after_change(table)
+        except LeaseLost:
+            pass  # another node plays this table now (it is dropped here)
 
     async def _close_idle_tables(self) -> None:
         while True:

@@ -27,9 +27,10 @@ then resolves each caller's future. If a batch fails, its rows are retried one b
 its own transaction, so that a bad row (a duplicate ``seq``) fails alone. Storage does not
 require a game's ``seq`` values to be contiguous: a caller awaits each append of a game before
 making the next (as the room service does), so a refused append cannot leave a hole. In a
-cluster an append (and a close) names its node, ``owner=``: it commits only while the game's
-table is still leased to that node (:class:`LeaseLost` otherwise), checked with the table's row
-locked in the write's own transaction.
+cluster every write of a table (an append, a new game, a finish, a quarantine, a config, a
+close) names its node, ``owner=``: it commits only while the table is still leased to that node
+(:class:`LeaseLost` otherwise), checked with the table's row locked in the write's own
+transaction.
 
 A change of a table is one transaction: :meth:`Storage.start_game` can finish the game it
 replaces and write the table's new config and status with the new game, and
@@ -126,9 +127,10 @@ class AppendRefused(StorageError):
 
 
 class LeaseLost(AppendRefused):
-    """A write fenced by ``owner=`` (:meth:`Storage.append_action`,
-    :meth:`Storage.close_table`) at a table that ``owner`` no longer holds: another node took
-    it over (or it was given back). Nothing was written; drop the table."""
+    """A write fenced by ``owner=`` (:meth:`Storage.append_action`, ``start_game``,
+    ``finish_game``, ``quarantine_game``, ``update_table``, ``close_table``) at a table that
+    ``owner`` no longer holds: another node took it over (or it was given back). Nothing was
+    written; drop the table."""
 
 
 class Unset(enum.Enum):
@@ -823,11 +825,16 @@ class Storage:
         config: dict[str, Any] | None = None,
         status: str | None = None,
         host_id: int | Unset | None = UNSET,
+        owner: str | None = None,
     ) -> None:
-        """Replace the config, the status and/or the host of a table, in one transaction."""
+        """Replace the config, the status and/or the host of a table, in one transaction.
+
+        ``owner`` (a cluster node) fences the write, as :meth:`close_table`'s.
+        """
         self._check_open()
         values = _table_values(config, status, host_id)
         async with self._engine.begin() as conn:
+            await _hold_lease(conn, code, owner, "updated")
             await _update_table(conn, code, values)
 
     async def close_table(
@@ -847,20 +854,7 @@ class Storage:
         self._check_open()
         finish = None if unfinished is None else (unfinished[0], _dump(unfinished[1], "result"))
         async with self._engine.begin() as conn:
-            if owner is not None:
-                # The row stays locked to the commit: no claim passes between check and write.
-                holder = (
-                    await conn.execute(
-                        sa.select(tables.c.owner).where(tables.c.code == code).with_for_update()
-                    )
-                ).first()
-                if holder is None:
-                    raise StorageError(f"no table {code!r}")
-                if holder.owner != owner:
-                    raise LeaseLost(
-                        f"table {code!r}: node {owner} no longer holds it (now "
-                        f"{holder.owner or 'nobody'}); not closed"
-                    )
+            await _hold_lease(conn, code, owner, "closed")
             if finish is not None:
                 await conn.execute(
                     games.update()
@@ -1023,6 +1017,7 @@ class Storage:
         finish: tuple[int, dict[str, Any]] | None = None,
         private: bool = False,
         player_ids: list[int | None] | None = None,
+        owner: str | None = None,
     ) -> int:
         """A new game at an open table; ``header`` is its record without actions. Its id.
 
@@ -1032,7 +1027,7 @@ class Storage:
 
         ``player_ids``: each game seat's player (None for a computer player): the people who
         play it (their lists of finished games) and, when ``private``, the only ones who may
-        read its record.
+        read its record. ``owner`` (a cluster node) fences the write, as :meth:`close_table`'s.
         """
         self._check_open()
         if not isinstance(header, dict):
@@ -1046,6 +1041,7 @@ class Storage:
         values = _table_values(config, status, UNSET)
         finished = None if finish is None else (finish[0], _dump(finish[1], "result"))
         async with self._engine.begin() as conn:
+            await _hold_lease(conn, table_code, owner, "given a game")
             row = (
                 await conn.execute(sa.select(tables.c.closed_at).where(tables.c.code == table_code))
             ).first()
@@ -1128,17 +1124,21 @@ class Storage:
         table_code: str | None = None,
         config: dict[str, Any] | None = None,
         status: str | None = None,
+        owner: str | None = None,
     ) -> None:
         """Mark a game finished with its result; refused for a finished or unknown game.
 
         With ``table_code``, that table's new ``config`` and/or ``status`` are written in the
         same transaction. Await a game's appends before finishing it: finishing does not wait
-        for the writer.
+        for the writer. ``owner`` (a cluster node) fences the write, as :meth:`close_table`'s.
         """
         self._check_open()
         text = _dump(result, "result")
         values = _table_values(config, status, UNSET)
         async with self._engine.begin() as conn:
+            if owner is not None:
+                code = table_code or await _table_of(conn, game_id)
+                await _hold_lease(conn, code, owner, "finished")
             await _finish(conn, game_id, text)
             if table_code is not None and values:
                 await _update_table(conn, table_code, values)
@@ -1151,13 +1151,18 @@ class Storage:
         table_code: str | None = None,
         config: dict[str, Any] | None = None,
         status: str | None = None,
+        owner: str | None = None,
     ) -> None:
         """Set aside a game whose log no longer replays: it keeps its rows, is no longer
         live (:meth:`live_games` leaves it out) and stores ``reason``. With ``table_code``,
-        that table's new ``config`` and/or ``status`` go in the same transaction."""
+        that table's new ``config`` and/or ``status`` go in the same transaction. ``owner``
+        (a cluster node) fences the write, as :meth:`close_table`'s."""
         self._check_open()
         values = _table_values(config, status, UNSET)
         async with self._engine.begin() as conn:
+            if owner is not None:
+                code = table_code or await _table_of(conn, game_id)
+                await _hold_lease(conn, code, owner, "quarantined")
             updated = await conn.execute(
                 games.update()
                 .where(games.c.id == game_id)
@@ -1401,6 +1406,32 @@ def _table_values(
             _int(host_id, "host_id")
         values["host_id"] = host_id
     return values
+
+
+async def _hold_lease(conn: AsyncConnection, code: str, owner: str | None, what: str) -> None:
+    """Fence a write of table ``code`` by ``owner`` (a cluster node; None: no fence):
+    :class:`LeaseLost` unless the table is leased to ``owner``. The table's row stays locked
+    to the commit, so that no claim passes between this check and the write."""
+    if owner is None:
+        return
+    holder = (
+        await conn.execute(sa.select(tables.c.owner).where(tables.c.code == code).with_for_update())
+    ).first()
+    if holder is None:
+        raise StorageError(f"no table {code!r}")
+    if holder.owner != owner:
+        raise LeaseLost(
+            f"table {code!r}: node {owner} no longer holds it (now {holder.owner or 'nobody'});"
+            f" not {what}"
+        )
+
+
+async def _table_of(conn: AsyncConnection, game_id: int) -> str:
+    """The code of game ``game_id``'s table."""
+    code = (await conn.execute(sa.select(games.c.table_code).where(games.c.id == game_id))).scalar()
+    if code is None:
+        raise StorageError(f"no game {game_id}")
+    return str(code)
 
 
 async def _update_table(conn: AsyncConnection, code: str, values: dict[str, Any]) -> None:
