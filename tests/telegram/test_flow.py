@@ -7,8 +7,10 @@ stored game exactly once: across restarts, 429s and messages that fill up.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -24,7 +26,7 @@ from tgkit import (
     told,
 )
 
-from una.engine import Action, Card, Color, Kind, Phase
+from una.engine import Action, Card, Color, Game, Kind, Phase
 from una.server import protocol as p
 from una.server.rooms import Table
 from una.telegram.callbacks import Act, Opt, Pick
@@ -609,6 +611,17 @@ async def test_a_typed_uno_in_any_spelling_or_the_button_is_the_call(
 # ------------------------------------------------------------------ the end of a match
 
 
+def last_card(game: Game) -> bool:
+    """Whether the person to act can play her last card."""
+    seat = game.to_act
+    return (
+        seat is not None
+        and not game.hand_over
+        and len(game.hands[seat]) == 1
+        and any(a.kind is Kind.PLAY for a in game.legal_actions(seat))
+    )
+
+
 @aio
 async def test_a_restart_right_after_the_match_ending_play_tells_it_and_closes(
     tmp_path: Path,
@@ -622,18 +635,8 @@ async def test_a_restart_right_after_the_match_ending_play_tells_it_and_closes(
         table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
         game = table.game
         assert game is not None and table.game_id is not None
-
-        def last_card() -> bool:  # the person to act can play her last card
-            seat = game.to_act
-            return (
-                seat is not None
-                and not game.hand_over
-                and len(game.hands[seat]) == 1
-                and any(a.kind is Kind.PLAY for a in game.legal_actions(seat))
-            )
-
-        await h.play(GROUP, users, seed=4, stop=last_card)
-        assert last_card() and not game.match_over
+        await h.play(GROUP, users, seed=4, stop=lambda: last_card(game))
+        assert last_card(game) and not game.match_over
         await h.settle()
         user = await her_turn(h, table, [ANN, BOB])
         seat = seat_of(h, table, user)
@@ -667,6 +670,51 @@ async def test_a_restart_right_after_the_match_ending_play_tells_it_and_closes(
         await h.restart()
         await h.settle()
         assert len(h.fake.texts(GROUP)) == before
+
+
+@pytest.mark.parametrize("finished", [True, False])
+@aio
+async def test_a_restart_after_the_end_was_told_but_before_the_hands_closed_closes_them(
+    tmp_path: Path, finished: bool
+) -> None:
+    # The group heard the end of the match, the private hand messages did not (a flood
+    # wait), and the bot stopped: the restart closes the hands and tells nothing twice.
+    # Not ``finished``: the stop came before the game was marked finished in storage, so
+    # the service restores the match and finishes it.
+    async with Harness(tmp_path, rules={"target": 1}, bot_delay=30.0) as h:
+        users = {ANN.id: ANN, BOB.id: BOB}
+        table = await start_game(h, GROUP, [ANN, BOB], bots=0, open_dm=True)
+        game = table.game
+        assert game is not None
+        await h.play(GROUP, users, seed=4, stop=lambda: last_card(game))
+        await h.settle()
+        user = await her_turn(h, table, [ANN, BOB])
+        action = next(a for a in game.legal_actions(seat_of(h, table, user)) if a.kind is Kind.PLAY)
+        dm = h.fake.latest(user.id)
+        assert dm is not None
+        for chat in (ANN.id, BOB.id):
+            for method in ("editMessageText", "sendMessage", "deleteMessage"):
+                h.fake.flood[(method, chat)] = 10**6
+        await h.fake.click(dm, user, Act(t=table.code, v=table.version, a=action.code).pack())
+        await h.until(lambda: game.match_over)
+        await h.until(lambda: h.rt(GROUP).state.announced >= table.version)
+        assert h.rt(GROUP).state.dms  # the hands are not closed
+        assert h.runner is not None
+        await h.runner.stop()
+        h.fake.flood.clear()  # the wait is over by the time the bot is back
+        if not finished:
+            with contextlib.closing(sqlite3.connect(tmp_path / "una.db")) as db, db:
+                db.execute("UPDATE games SET finished_at = NULL, result = NULL")
+        await h.boot()
+        restored = h.service.tables.get(table.code)
+        assert restored is not None and (restored.game is None) is finished
+        await h.until(lambda: h.rt(GROUP).state.table is None)
+        await h.settle()
+        for person in (ANN, BOB):
+            dm = h.fake.latest(person.id)
+            assert dm is not None and "Игра окончена" in dm.text and not dm.buttons(), dm.text
+        assert h.rt(GROUP).state.table is None and h.rt(GROUP).state.dms == {}
+        assert sum(text.count("🏆") for text in h.fake.texts(GROUP)) == 1
 
 
 @aio

@@ -177,9 +177,10 @@ class TelegramUna:
             announced = state.announced if state.announced >= 0 else None
             if table is not None and table.game is None and announced is not None:
                 ghost = await self._ended(table, state.game)
-                if ghost is not None and announced < ghost.version:
+                if ghost is not None and (announced < ghost.version or state.dms):
                     # The match ended (its game finished in storage) before its last
-                    # versions were told: tell them from the record, then close as usual.
+                    # versions were told, or before its hand messages were closed: tell
+                    # the rest from the record, then close as usual.
                     rt.ghost, rt.seen, rt.want_new = ghost, announced, True
                     rt.backlog = await self._backlog(ghost, announced)
                     for uid_text, message_id in state.dms.items():
@@ -190,7 +191,11 @@ class TelegramUna:
             if (
                 table is None
                 or table.game is None
-                or (table.game.match_over and (announced is None or announced >= table.version))
+                or (
+                    table.game.match_over
+                    and (announced is None or announced >= table.version)
+                    and not state.dms  # else its hand messages are closed as usual
+                )
             ):
                 if state.table is not None:
                     state.table, state.dms = None, {}
@@ -201,7 +206,8 @@ class TelegramUna:
             rt.seen = table.version if announced is None else announced
             rt.backlog = await self._backlog(table, rt.seen)
             rt.want_new = True
-            rt.notes.append(t(state.lang, "restored"))
+            if not table.game.match_over:
+                rt.notes.append(t(state.lang, "restored"))
             await self._attach(rt, table)
             rt.board.touch()
             for board in rt.dms.values():
