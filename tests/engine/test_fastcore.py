@@ -15,7 +15,7 @@ import pytest
 from stacking import drain
 
 from una.bots.random_bot import pick
-from una.engine import Card, Color, Game, Phase, RuleSet, fast
+from una.engine import Action, Card, Color, Game, Kind, Phase, RuleSet, fast
 from una.engine.events import HandEnded, Passed, Reshuffled
 from una.engine.rng import Rng
 from una.engine.state import NAMES
@@ -431,7 +431,12 @@ def test_playouts_from_greedy_is_the_python_reference(core: Any, rules: Any) -> 
             while not game.hand_over:
                 phases[game.phase] += 1
                 probe = seed + len(game.log)
-                for policy, shuffled in (("greedy", False), ("random", False), ("greedy", True)):
+                for policy, shuffled in (
+                    ("greedy", False),
+                    ("random", False),
+                    ("greedy", True),
+                    ("challenging", True),
+                ):
                     c_wins = fast.playouts_from(game, probe, policy, 3, shuffle_pile=shuffled)
                     py_wins = fast.playouts_from_py(game, probe, policy, 3, shuffle_pile=shuffled)
                     assert c_wins == py_wins, (
@@ -474,6 +479,46 @@ def test_random_playouts_from_match_playout_from(core: Any) -> None:
         wins = [0, 0, 0]
         wins[fast.playout_from(game, seed)] += 1
         assert fast.playouts_from(game, seed, "random", repeats=1) == tuple(wins)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_challenging_policy_challenges_as_the_heuristic(core: Any, players: int) -> None:
+    # A Wild Draw Four on a big hand is challenged (its holder likely held the color), on
+    # a hand of one card it is not; the greedy policy never challenges. Played out, C and
+    # Python agree.
+    challenged = 0
+    for seed in range(40):
+        game = Game("standard", players, seed=seed)
+        seat = game.to_act
+        assert seat is not None
+        wd4 = Card.parse("W4")
+        if game.phase is not Phase.PLAY:
+            continue
+        if wd4 not in game.hands[seat]:
+            if wd4 not in game.draw_pile:
+                continue
+            where = game.draw_pile.index(wd4)
+            game.draw_pile[where], game.hands[seat][0] = game.hands[seat][0], wd4
+        game.apply(seat, Action.play(wd4, Color.RED))
+        if game.phase is not Phase.PENALTY or not game.pending_challengeable:
+            continue
+        accused, to_act = seat, game.to_act
+        assert to_act is not None
+        for size, expect in ((1, False), (7, True)):
+            # Cards move between the accused's hand and the draw pile: the deck stays whole.
+            while len(game.hands[accused]) > size:
+                game.draw_pile.append(game.hands[accused].pop())
+            while len(game.hands[accused]) < size:
+                game.hands[accused].append(game.draw_pile.pop())
+            assert fast.greedy_challenges(game, to_act) is expect
+            action = fast.choose_greedy(game, Rng(0), challenges=True)
+            assert (action.kind is Kind.CHALLENGE) is expect, (seed, size)
+            assert fast.choose_greedy(game, Rng(0)).kind is not Kind.CHALLENGE
+            for policy in ("challenging", "greedy"):
+                c_wins = fast.playouts_from(game, seed, policy, 4, shuffle_pile=True)
+                assert c_wins == fast.playouts_from_py(game, seed, policy, 4, shuffle_pile=True)
+        challenged += 1
+    assert challenged > 10
 
 
 def test_greedy_policy_plays_like_the_heuristic() -> None:

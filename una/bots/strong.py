@@ -436,8 +436,8 @@ class StrongBot(Bot):
             rules = RuleSet.from_json(json.loads(key))
             n = len(view.players)
             policy: str | None = None
-            if self.rollout_policy == "greedy" and fast.supports_greedy(rules, n):
-                policy = "greedy"
+            if self.rollout_policy != "random" and fast.supports_greedy(rules, n):
+                policy = self.rollout_policy
             elif fast.supports(rules, n):
                 policy = "random"
             self._core_rules[key] = policy

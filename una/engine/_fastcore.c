@@ -1558,7 +1558,52 @@ static long greedy_score(const Game *g, int seat, const Act *a, const int count[
     return score;
 }
 
-static Act choose_greedy(const Game *g, uint64_t *policy)
+/* The heuristic bot's challenge (heuristic.HeuristicBot.bluff_odds above 0.45), from
+ * what the challenger can count: her own hand and the discard pile are known; the
+ * accused's hand is drawn from the rest. The color before the Wild Draw Four counts
+ * heads-up (the challenger saw it), else the chance is averaged over the four colors (at
+ * more seats a heuristic player has seldom seen it). See fast.greedy_challenges. */
+#define CHALLENGE_ODDS 0.45
+
+static int greedy_challenges(const Game *g, int seat)
+{
+    const Rules *r = g->r;
+    int per[4] = {0, 0, 0, 0};
+    for (int i = 0; i < r->deck_len; i++)
+        if (r->color[r->deck[i]] >= 0)
+            per[r->color[r->deck[i]]]++;
+    const uint8_t *hand = HAND(g, seat);
+    for (int i = 0; i < HLEN(g, seat); i++)
+        if (r->color[hand[i]] >= 0)
+            per[r->color[hand[i]]]--;
+    for (int i = 0; i < g->dlen; i++)
+        if (r->color[g->discard[i]] >= 0)
+            per[r->color[g->discard[i]]]--;
+    int pool = r->deck_len - HLEN(g, seat) - g->dlen;
+    int accused = g->pending_source;
+    int held = accused >= 0 ? HLEN(g, accused) : 0;
+    int colors[4], k = 0;
+    if (g->players_in_hand == 2 && g->pending_prev >= 0)
+        colors[k++] = g->pending_prev;
+    else
+        for (int c = 0; c < 4; c++)
+            colors[k++] = c;
+    double odds = 0.0;
+    for (int i = 0; i < k; i++) {
+        double none = 1.0;
+        int of_color = per[colors[i]];
+        for (int j = 0; j < held; j++) {
+            if (pool - j <= 0)
+                break;
+            int rest = pool - of_color - j;
+            none *= (double)(rest > 0 ? rest : 0) / (double)(pool - j);
+        }
+        odds += 1.0 - none;
+    }
+    return odds / k > CHALLENGE_ODDS;
+}
+
+static Act choose_greedy(const Game *g, uint64_t *policy, int challenges)
 {
     const Rules *r = g->r;
     int seat = g->to_act;
@@ -1588,6 +1633,10 @@ static Act choose_greedy(const Game *g, uint64_t *policy)
             danger = 1;
     if (g->phase == PH_DRAWN && pass >= 0 && r->wild[g->drawn] && len > 3 && !danger)
         return legal[pass]; /* a drawn wild is kept in a big hand */
+    if (!plays && challenges && g->phase == PH_PENALTY && greedy_challenges(g, seat))
+        for (int i = 0; i < k; i++)
+            if (legal[i].kind == A_CHALLENGE)
+                return legal[i];
     if (!plays)
         return legal[draw >= 0 ? draw : pass >= 0 ? pass : 0];
     int following = next_seat(g, seat);
@@ -1741,7 +1790,8 @@ static void new_game(Game *g, const Rules *r, uint64_t seed, int dealer)
     start_hand(g, dealer);
 }
 
-enum { POLICY_RANDOM = 0, POLICY_GREEDY = 1 };
+/* POLICY_CHALLENGING: the greedy policy that also challenges as the heuristic bot does. */
+enum { POLICY_RANDOM = 0, POLICY_GREEDY = 1, POLICY_CHALLENGING = 2 };
 
 /* Plays the hand to its end; returns the number of moves, or -1 past limit. */
 static long play_out_with(Game *g, uint64_t *policy, int kind, long limit)
@@ -1752,10 +1802,11 @@ static long play_out_with(Game *g, uint64_t *policy, int kind, long limit)
         if (moves >= limit)
             return -1;
         int seat = g->to_act;
-        Act a = kind == POLICY_GREEDY ? choose_greedy(g, policy) : choose(g, &d);
+        Act a = kind == POLICY_RANDOM ? choose(g, &d)
+                                      : choose_greedy(g, policy, kind == POLICY_CHALLENGING);
         apply(g, seat, &a);
         moves++;
-        if (kind == POLICY_GREEDY && SW(g, S_JUMP_IN))
+        if (kind != POLICY_RANDOM && SW(g, S_JUMP_IN))
             moves += greedy_jump_ins(g);
     }
     return moves;
@@ -2729,8 +2780,9 @@ static PyObject *py_playouts_from(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOKiilp:playouts_from", &rules_obj, &names, &values,
                           &policy_seed, &kind, &repeats, &limit, &shuffle_pile))
         return NULL;
-    if (kind != POLICY_RANDOM && kind != POLICY_GREEDY) {
-        PyErr_Format(PyExc_ValueError, "policy: %d is not random (0) or greedy (1)", kind);
+    if (kind != POLICY_RANDOM && kind != POLICY_GREEDY && kind != POLICY_CHALLENGING) {
+        PyErr_Format(PyExc_ValueError,
+                     "policy: %d is not random (0), greedy (1) or challenging (2)", kind);
         return NULL;
     }
     if (repeats < 1) {

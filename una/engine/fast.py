@@ -68,6 +68,7 @@ __all__ = [
     "choose_greedy",
     "compiled",
     "env_table",
+    "greedy_challenges",
     "playout_from",
     "playout_from_py",
     "playout_result",
@@ -322,7 +323,44 @@ def greedy_score(
     return score
 
 
-def choose_greedy(game: Game, rng: Rng) -> Action:
+#: Above this estimated chance of a bluff the challenging policy challenges (as
+#: una.bots.heuristic.CHALLENGE_THRESHOLD).
+CHALLENGE_ODDS = 0.45
+
+
+def greedy_challenges(game: Game, seat: int) -> bool:
+    """Whether the challenging policy challenges the pending Wild Draw Four: the
+    ``heuristic`` bot's rule (its ``bluff_odds`` above ``CHALLENGE_ODDS``), counted from
+    what ``seat`` can know: her own hand and the discard pile; the accused's hand drawn
+    from the rest. The color before the wild counts heads-up, else the chance is averaged
+    over the four colors (the C core's ``greedy_challenges``)."""
+    per = [0, 0, 0, 0]
+    for card in game.rules.deck():
+        if card.color is not None:
+            per[_COLOR_INDEX[card.color]] += 1
+    for card in [*game.hands[seat], *game.discard]:
+        if card.color is not None:
+            per[_COLOR_INDEX[card.color]] -= 1
+    pool = len(game.rules.deck()) - len(game.hands[seat]) - len(game.discard)
+    accused = game.pending_source
+    held = len(game.hands[accused]) if accused >= 0 else 0
+    prev = game.pending_prev_color
+    if game.players_in_hand == 2 and prev is not None:
+        colors = [_COLOR_INDEX[prev]]
+    else:
+        colors = [0, 1, 2, 3]
+    odds = 0.0
+    for color in colors:
+        none = 1.0
+        for j in range(held):
+            if pool - j <= 0:
+                break
+            none *= max(pool - per[color] - j, 0) / (pool - j)
+        odds += 1.0 - none
+    return odds / len(colors) > CHALLENGE_ODDS
+
+
+def choose_greedy(game: Game, rng: Rng, challenges: bool = False) -> Action:
     """The greedy rollout policy's action for the seat to act in ``game`` (the C core's
     ``choose_greedy``, draw for draw from ``rng``), on every rule set.
 
@@ -331,8 +369,9 @@ def choose_greedy(game: Game, rng: Rng) -> Action:
     calls an UNO it owes, names its strongest color, keeps a drawn wild in a hand of more
     than 3 unless an opponent is close to going out, plays the best play by
     :func:`greedy_score` (calling UNO with it; any stack answer or reaction rather than
-    taking a pending draw; never a challenge), else draws or passes. Ties are broken with
-    ``rng``.
+    taking a pending draw), else (with ``challenges``, the ``"challenging"`` policy)
+    challenges a Wild Draw Four as ``heuristic`` does (:func:`greedy_challenges`), else
+    draws or passes. Ties are broken with ``rng``.
 
     >>> game = Game("standard", players=2, seed=1)
     >>> choose_greedy(game, Rng(0))
@@ -368,6 +407,10 @@ def choose_greedy(game: Game, rng: Rng) -> Action:
         and not danger
     ):
         return passing
+    if not plays and challenges and game.phase is Phase.PENALTY:
+        challenge = next((a for a in legal if a.kind is Kind.CHALLENGE), None)
+        if challenge is not None and greedy_challenges(game, seat):
+            return challenge
     if not plays:
         return draw if draw is not None else passing if passing is not None else legal[0]
     following = game.next_seat(seat)
@@ -568,7 +611,7 @@ def playout_result(game: Game, seed: int) -> tuple[int, int]:
 
 
 #: The rollout policies of :func:`playouts_from`, by their C core numbers.
-POLICIES = {"random": 0, "greedy": 1}
+POLICIES = {"random": 0, "greedy": 1, "challenging": 2}
 #: A hand longer than this is a bug (the C core's MOVE_LIMIT).
 MOVE_LIMIT = 1_000_000
 
@@ -583,7 +626,8 @@ def playouts_from(
 ) -> tuple[int, ...]:
     """Hands won per seat in ``repeats`` playouts of ``game``'s hand from where it stands,
     each from the same position, by ``policy`` (``"random"``: :func:`choose`;
-    ``"greedy"``: :func:`choose_greedy`) on one generator seeded with ``seed``. A playout
+    ``"greedy"``: :func:`choose_greedy`; ``"challenging"``: the same, challenging as
+    ``heuristic`` does) on one generator seeded with ``seed``. A playout
     longer than ``limit`` actions is won by nobody. With ``shuffle_pile`` each repeat
     first shuffles the draw pile with its own generator (:func:`pile_seed`): for a
     searcher, to whom its order is unknown, a new sample of it at no cost. ``game`` is not
@@ -605,7 +649,7 @@ def playouts_from(
         if result is not None:
             wins[result.winner] = repeats
         return tuple(wins)
-    usable = supports_greedy if policy == "greedy" else supports
+    usable = supports if policy == "random" else supports_greedy
     if usable(game.rules, game.n):
         return _fastcore.playouts_from(
             compiled(game.rules, game.n), NAMES, _values(game), seed & _MASK,
@@ -639,13 +683,13 @@ def playouts_from_py(
         while not twin.hand_over and moves < limit:
             seat = twin.to_act
             assert seat is not None
-            if policy == "greedy":
-                action = choose_greedy(twin, rng)
-            else:
+            if policy == "random":
                 action = choose(twin.legal_actions(seat), rng)
+            else:
+                action = choose_greedy(twin, rng, policy == "challenging")
             twin.apply(seat, action)
             moves += 1
-            if policy == "greedy" and twin.rules.jump_in:
+            if policy != "random" and twin.rules.jump_in:
                 moves += greedy_jump_ins(twin)
         if twin.hand_over and twin.hand_result is not None:
             wins[twin.hand_result.winner] += 1
