@@ -1,20 +1,24 @@
 """Think time of the ``strong`` bot per decision (median, 90th percentile, max).
 
     .venv/bin/python benchmarks/strong_speed.py --bot strong --hands 40 --players 2 --rules byond
+    .venv/bin/python benchmarks/strong_speed.py --settings '{"reads_choices": true}' --players 4
 
 Plays hands of a rule set, the strong bot against ``heuristic``, and times every
 ``choose`` call of the strong bot's seat that had more than one turn action (the searched
-decisions) and every call at all.
+decisions) and every call at all. ``--settings`` seats ``StrongBot(**settings)`` (a JSON
+object of its keyword arguments, as in strong_tune.py) in place of ``--bot``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
 
 from una.bots import make_bot
+from una.bots.strong import StrongBot
 from una.engine import Game
 from una.sim.driver import Table
 
@@ -26,11 +30,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--settings", help="StrongBot keyword arguments as a JSON object")
     args = parser.parse_args()
+    settings = None if args.settings is None else json.loads(args.settings)
+    name = args.bot if settings is None else f"strong {settings}"
     searched: list[float] = []
     every: list[float] = []
     for hand in range(args.hands):
-        bot = make_bot(args.bot)
+        bot = make_bot(args.bot) if settings is None else StrongBot(**settings)
         original = bot.choose
 
         def timed(view, rng, original=original):  # type: ignore[no-untyped-def]
@@ -47,10 +54,10 @@ def main() -> None:
         game = Game(args.rules, args.players, seed=args.seed * 100_000 + hand)
         rngs = [random.Random(hand * 10 + s) for s in range(args.players)]
         Table(game, agents, rngs).play_hand()
-    for name, times in (("searched decisions", searched), ("every decision", every)):
+    for kind, times in (("searched decisions", searched), ("every decision", every)):
         times.sort()
         print(
-            f"{args.bot} {args.rules} {name}: {len(times)} moves, median "
+            f"{name} {args.rules} {kind}: {len(times)} moves, median "
             f"{statistics.median(times):.1f} ms, p90 {times[int(len(times) * 0.9)]:.1f} ms, "
             f"p99 {times[int(len(times) * 0.99)]:.1f} ms, max {times[-1]:.1f} ms"
         )

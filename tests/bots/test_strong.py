@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from una.bots import UnknownBot, make_bot
-from una.bots.belief import Belief
+from una.bots.belief import Belief, chooses
 from una.bots.heuristic import HeuristicBot
 from una.bots.strong import LEVELS, StrongBot
 from una.engine import PRESETS, Action, Card, Color, Game, Phase, RuleSet
@@ -395,3 +395,58 @@ def test_a_penalty_taken_is_read_as_no_answer() -> None:
     banned = belief.lacks[1].banned
     assert {Card.parse(code) for code in ("RD2", "BD2", "GD2", "YD2")} == banned
     assert belief.lacks[1].fresh == 2
+
+
+@pytest.mark.parametrize("preset", ["standard", "telegram"])
+def test_choices_read_from_heuristic_players_are_true(preset: str) -> None:
+    """Against ``heuristic`` players, ``reads_choices`` records their choices of a card at
+    the start of a turn: each one that covers the whole hand (no card taken since) holds
+    of her real hand, and the hands it samples satisfy them far more often than the
+    plain belief's do."""
+    facts = 0
+    passed = {False: 0, True: 0}
+    for seed in range(6):
+        game = Game(preset, players=4, seed=seed)
+        plain, reading = Belief(0), Belief(0, reads_choices=True)
+        bots = [make_bot("heuristic") for _ in range(game.n)]
+        for belief in (plain, reading):
+            belief.update(game.view_for(0))
+
+        def watch(
+            seat: int,
+            action: Action,
+            events: object,
+            beliefs: tuple[Belief, ...] = (plain, reading),
+            game: Game = game,
+        ) -> None:
+            for belief in beliefs:
+                belief.update(game.view_for(0), seat, action)
+
+        rngs = [random.Random(seed * 5 + s) for s in range(game.n)]
+        table = Table(game, bots, rngs, watch)
+        assert not any(plain.choices.values())
+        sampler = random.Random(seed)
+        while not game.hand_over:
+            table.step()
+            if game.hand_over or game.to_act != 0:
+                continue
+            view = game.view_for(0)
+            checks = reading._checked(view, [[] for _ in range(game.n)])
+            whole = [
+                (seat, choice)
+                for seat, of in checks.items()
+                for choice, _ in of
+                if not choice.fresh
+            ]
+            for seat, choice in whole:
+                facts += 1
+                assert chooses(choice, list(game.hands[seat]), game.rules.points), (seed, seat)
+            for belief in (plain, reading):
+                sampled = belief.sample(view, sampler)
+                passed[belief is reading] += sum(
+                    chooses(choice, sampled.hands[seat], game.rules.points)
+                    for seat, choice in whole
+                )
+    assert facts > 100
+    assert passed[True] > 0.85 * facts
+    assert passed[False] < 0.75 * facts

@@ -1,0 +1,132 @@
+"""What the ``strong`` bot would win knowing opponents' hands, on ``una sim``'s deals.
+
+    .venv/bin/python benchmarks/strong_oracle.py --reveal next --players 4 --games 400 --seed 1
+
+A diagnosis, not a bot: the strong bot's belief is handed the real cards of some
+opponents (``--reveal``: ``none``, ``next`` or ``prev`` in the direction of play at each
+decision, ``fewest`` cards, or ``all``) as if a rule had shown them, and samples the rest
+as usual. Game ``i`` is ``una sim``'s game ``i`` (as in strong_tune.py), so ``--reveal
+none`` is the bot itself (``{}`` in strong_tune.py) on the same deals. Also counts the
+searched decisions and those where the search left the heuristic's choice (the prior).
+One process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from una.bots.belief import Belief
+from una.bots.strong import StrongBot
+from una.engine.actions import Action
+from una.engine.game import Game
+from una.engine.rules import RuleSet
+from una.engine.views import View
+from una.sim import runner
+from una.sim.stats import wilson
+
+TUNED = "tuned"
+REVEALS = ("none", "next", "prev", "fewest", "all")
+#: The game being played (one process, one game at a time).
+TABLE: dict[str, Game] = {}
+COUNTS = {"searched": 0, "left": 0}
+
+
+class Shown(Belief):
+    """A belief that is shown some opponents' real hands before each sample."""
+
+    reveal = "none"
+
+    def sample(self, view: View, rng: random.Random) -> Game:
+        game = TABLE["game"]
+        me = view.seat
+        assert me is not None
+        n = len(view.players)
+        others = [s for s in range(n) if s != me and s not in view.out]
+        shown = {
+            "none": [],
+            "next": [(me + view.direction) % n],
+            "prev": [(me - view.direction) % n],
+            "fewest": [min(others, key=lambda s: view.hand_counts[s])] if others else [],
+            "all": others,
+        }[self.reveal]
+        saved = self.known
+        self.known = {
+            s: list(game.hands[s]) if s in shown else list(cards) for s, cards in saved.items()
+        }
+        try:
+            return super().sample(view, rng)
+        finally:
+            self.known = saved
+
+
+class Told(StrongBot):
+    """The strong bot with a :class:`Shown` belief; counts where it left the prior."""
+
+    def _belief(self, view: View) -> Belief:
+        assert view.seat is not None
+        if self.belief is None or self.belief.seat != view.seat:
+            self.belief = Shown(view.seat, self.model, self.reads_plays, self.reads_choices)
+        return self.belief
+
+    def search(self, view: View, choices: Sequence[Action], rng: random.Random) -> Action:
+        state = rng.getstate()
+        prior = self.helper.choose(view, random.Random(rng.getrandbits(64)))
+        rng.setstate(state)  # the search draws the same numbers as without the count
+        action = super().search(view, choices, rng)
+        COUNTS["searched"] += 1
+        COUNTS["left"] += action != prior
+        return action
+
+
+class Watched(runner.Table):
+    def __init__(self, game: Game, *args: Any, **kwargs: Any) -> None:
+        TABLE["game"] = game
+        super().__init__(game, *args, **kwargs)
+
+
+def _make(settings: dict[str, Any], original: Any, spec: str, **options: Any) -> Any:
+    if spec == TUNED:
+        return Told(**settings)
+    return original(spec, **options)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reveal", choices=REVEALS, default="none")
+    parser.add_argument("--settings", default="{}", help="StrongBot keyword arguments (JSON)")
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rules", default="standard", help="a preset or a JSON rules object")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    Shown.reveal = args.reveal
+    runner.make_bot = partial(_make, json.loads(args.settings), runner.make_bot)  # type: ignore[assignment]
+    runner.Table = Watched  # type: ignore[misc]
+    rules = json.loads(args.rules) if args.rules.startswith("{") else args.rules
+    config = runner.SimConfig(
+        RuleSet.from_json(rules), players=args.players, games=args.games,
+        bots=(TUNED,) + ("heuristic",) * (args.players - 1), seed=args.seed,
+    )  # fmt: skip
+    start = time.perf_counter()
+    wins = 0
+    for index in range(args.games):
+        result = runner.play_game(config, index)
+        wins += result.bots[result.winner] == TUNED
+    low, high = wilson(wins, args.games)
+    left = COUNTS["left"] / max(COUNTS["searched"], 1)
+    print(
+        f"strong {args.settings}, reveal {args.reveal} ({args.rules}, {args.players} players): "
+        f"{wins}/{args.games} = {wins / args.games:.1%} ({low:.1%}-{high:.1%}); "
+        f"left the prior in {COUNTS['left']} of {COUNTS['searched']} searched decisions "
+        f"({left:.1%}), {time.perf_counter() - start:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
