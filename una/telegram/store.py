@@ -13,6 +13,7 @@ first time this process logs her in, kept in memory (``UserRow.token``).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -104,6 +105,8 @@ class TelegramStore:
         self.engine = storage.engine
         #: The clear token of each user this process logged in, by player id.
         self._tokens: dict[int, str] = {}
+        #: One lock per chat: its saves are written in turn (see :meth:`save_chat`).
+        self._chat_locks: dict[int, asyncio.Lock] = {}
 
     async def setup(self) -> None:
         """Check that the tables are there (migration 0004, run by ``Storage.open``)."""
@@ -153,10 +156,19 @@ class TelegramStore:
         return [ChatState.from_json(row.chat_id, row.data) for row in rows]
 
     async def save_chat(self, chat: ChatState) -> None:
-        data = chat.to_json()
-        async with self.engine.begin() as conn:
-            done = await conn.execute(
-                tg_chats.update().where(tg_chats.c.chat_id == chat.chat_id).values(data=data)
-            )
-            if done.rowcount == 0:
-                await conn.execute(tg_chats.insert().values(chat_id=chat.chat_id, data=data))
+        """Store the chat's state as it is when its turn to be written comes.
+
+        A chat's saves queue one after another, each reading the state only then: two
+        saves started together (the group's board marking lines announced while a hand's
+        message records its new id) could otherwise commit in either order, the older
+        snapshot last, and a restart would tell the announced lines again.
+        """
+        lock = self._chat_locks.setdefault(chat.chat_id, asyncio.Lock())
+        async with lock:
+            data = chat.to_json()
+            async with self.engine.begin() as conn:
+                done = await conn.execute(
+                    tg_chats.update().where(tg_chats.c.chat_id == chat.chat_id).values(data=data)
+                )
+                if done.rowcount == 0:
+                    await conn.execute(tg_chats.insert().values(chat_id=chat.chat_id, data=data))
