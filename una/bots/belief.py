@@ -52,6 +52,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 
 from una.bots.heuristic import DANGER
 from una.engine.actions import Action, Kind
@@ -444,9 +445,11 @@ class Belief:
         # Known cards first, then the opponents whose facts constrain the most cards.
         for seat, known in self.known.items():
             for card in known[: view.hand_counts[seat]]:
-                if card in unseen:
+                try:
                     unseen.remove(card)
-                    hands[seat].append(card)
+                except ValueError:
+                    continue
+                hands[seat].append(card)
         order = sorted(
             (s for s in range(n) if s != me),
             key=lambda s: -(view.hand_counts[s] - self.lacks.get(s, Lacks()).fresh),
@@ -464,8 +467,9 @@ class Belief:
                 continue
             if bound:
                 assert lacks is not None
-                allowed = [i for i, card in enumerate(unseen) if lacks.allows(card)]
-                take = allowed[:bound]  # unseen is shuffled: the first ones are a sample
+                banned = lacks.banned
+                # unseen is shuffled: the first allowed ones are a sample.
+                take = list(islice((i for i, c in enumerate(unseen) if c not in banned), bound))
                 taken = set(take)
                 hands[seat].extend(unseen[i] for i in take)
                 unseen = [card for i, card in enumerate(unseen) if i not in taken]

@@ -44,6 +44,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from una.engine.actions import Action, Kind
@@ -649,10 +650,12 @@ def playouts_from(
         if result is not None:
             wins[result.winner] = repeats
         return tuple(wins)
-    usable = supports if policy == "random" else supports_greedy
-    if usable(game.rules, game.n):
+    # One cache lookup (a searcher calls this thousands of times a decision): every
+    # policy runs in C wherever the core plays the rules (supports_greedy).
+    table = _compile(game.rules, game.n)
+    if isinstance(table, bytes):
         return _fastcore.playouts_from(
-            compiled(game.rules, game.n), NAMES, _values(game), seed & _MASK,
+            table, NAMES, _values(game), seed & _MASK,
             POLICIES[policy], repeats, limit, shuffle_pile,
         )  # fmt: skip
     return playouts_from_py(game, seed, policy, repeats, limit, shuffle_pile)
@@ -709,10 +712,14 @@ def _result_py(game: Game, seed: int) -> tuple[int, int]:
     return result.winner, result.points[result.winner]
 
 
+#: Every declared state field of a game, in order, as one tuple (:func:`_values`).
+_read_state = attrgetter(*NAMES)
+
+
 def _values(game: Game) -> tuple[Any, ...]:
     """The position the C core's loader reads: every declared state field, in order (the
     core checks the names, the cards and the numbers)."""
-    return tuple(getattr(game, name) for name in NAMES)
+    return _read_state(game)
 
 
 # ------------------------------------------------------- the environment's table
