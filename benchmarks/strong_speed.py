@@ -7,11 +7,16 @@ Plays hands of a rule set, the strong bot against ``heuristic``, and times every
 ``choose`` call of the strong bot's seat that had more than one turn action (the searched
 decisions) and every call at all. ``--settings`` seats ``StrongBot(**settings)`` (a JSON
 object of its keyword arguments, as in strong_tune.py) in place of ``--bot``.
+
+The last line is a digest of every action the bot chose and the total think time: two
+versions of the bot that print the same digest made the same decisions, so a change
+meant only to be faster is checked and timed in one run of each.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import statistics
@@ -36,6 +41,7 @@ def main() -> None:
     name = args.bot if settings is None else f"strong {settings}"
     searched: list[float] = []
     every: list[float] = []
+    chosen = hashlib.sha256()
     for hand in range(args.hands):
         bot = make_bot(args.bot) if settings is None else StrongBot(**settings)
         original = bot.choose
@@ -45,6 +51,7 @@ def main() -> None:
             action = original(view, rng)
             elapsed = (time.perf_counter() - start) * 1000
             every.append(elapsed)
+            chosen.update(action.code.encode() + b" ")
             if len([a for a in view.legal if a.kind.value not in ("uno", "catch")]) > 1:
                 searched.append(elapsed)
             return action
@@ -61,6 +68,7 @@ def main() -> None:
             f"{statistics.median(times):.1f} ms, p90 {times[int(len(times) * 0.9)]:.1f} ms, "
             f"p99 {times[int(len(times) * 0.99)]:.1f} ms, max {times[-1]:.1f} ms"
         )
+    print(f"decisions digest {chosen.hexdigest()[:16]}, think time {sum(every) / 1000:.2f} s")
 
 
 if __name__ == "__main__":
