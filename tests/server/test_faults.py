@@ -203,8 +203,14 @@ def test_a_crash_before_the_match_is_marked_finished(storage_url: str) -> None:
         # (The match-ending action is stored: restore finishes a game whose log ends a match.)
         server = Server(db).start()
         try:
-            # A private table's record: for its players, as Ann.
-            status, body = server.get(f"/games/{game_id}.json", token=players[0].token)
+            # A private table's record: for its players, as Ann. Restore runs after the
+            # server answers (it never holds start-up), so the record opens once it is done.
+            deadline = time.monotonic() + 30
+            while True:
+                status, body = server.get(f"/games/{game_id}.json", token=players[0].token)
+                if status != 403 or time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(0.1)
             assert status == 200, body
             assert json.loads(body)["actions"]
             [(status_text,)] = await sql(db, "SELECT status FROM tables WHERE code = :c", c=code)
