@@ -433,14 +433,19 @@ def test_choices_read_from_heuristic_players_are_true(preset: str) -> None:
             view = game.view_for(0)
             checks = reading._checked(view, [[] for _ in range(game.n)])
             whole = [
-                (seat, choice)
+                (seat, check.choice)
                 for seat, of in checks.items()
-                for choice, _ in of
-                if not choice.fresh
+                for check in of
+                if not check.choice.fresh
             ]
             for seat, choice in whole:
                 facts += 1
                 assert chooses(choice, list(game.hands[seat]), game.rules.points), (seed, seat)
+            for seat, of in checks.items():
+                for check in of:  # the compiled test is chooses() itself
+                    hand = list(game.hands[seat])
+                    held = hand[: check.held]
+                    assert check.passes(hand) == chooses(check.choice, held, game.rules.points)
             for belief in (plain, reading):
                 sampled = belief.sample(view, sampler)
                 passed[belief is reading] += sum(

@@ -129,6 +129,13 @@ def _template(rules_key: str, players: int) -> tuple[Game, tuple[Card, ...]]:
     return game, tuple(ruleset.deck())
 
 
+@lru_cache(maxsize=32)
+def _points(rules_key: str, players: int) -> dict[Card, int]:
+    """Every card's points under these rules (read many times a decision)."""
+    game, deck = _template(rules_key, players)
+    return {card: game.rules.points(card) for card in set(deck)}
+
+
 def rules_key(view: View) -> str:
     return json.dumps(view.rules, sort_keys=True)
 
@@ -167,6 +174,8 @@ class Belief:
         # for every sample of one decision.
         self._pool: tuple[View, Game, list[Card], list[Card]] | None = None
         self._scratch_game: Game | None = None
+        #: The choices' tests made for the last view sampled (``reads_choices``).
+        self._tests: tuple[View, dict[int, list[ChoiceTest]]] | None = None
 
     # ------------------------------------------------------------------ tracking
 
@@ -184,6 +193,7 @@ class Belief:
     def update(self, view: View, actor: int | None = None, action: Action | None = None) -> None:
         """Take in ``view`` (after ``actor`` took ``action``, when known)."""
         self._pool = None
+        self._tests = None
         if view.hand_number != self.hand_number:
             self._reset(view)
         before = self.last
@@ -497,22 +507,27 @@ class Belief:
             game.discard[-1], game.color = wd4, color
         return game
 
-    def _checked(self, view: View, hands: list[list[Card]]) -> dict[int, list[tuple[Choice, int]]]:
+    def _checked(self, view: View, hands: list[list[Card]]) -> dict[int, list[ChoiceTest]]:
         """Per opponent with no known cards, her choices that her hand count agrees with,
-        each with how many of her cards now she held then."""
-        out: dict[int, list[tuple[Choice, int]]] = {}
+        each made into a test of how many of her cards now she held then (the same for
+        every sample of one view: made once)."""
+        if self._tests is not None and self._tests[0] is view:
+            return self._tests[1]
+        points = _points(self.model or rules_key(view), len(view.players))
+        out: dict[int, list[ChoiceTest]] = {}
         for seat, choices in self.choices.items():
             if not choices or hands[seat]:
                 continue
             count = view.hand_counts[seat]
             fits = [
-                (choice, count - choice.fresh)
+                ChoiceTest(choice, count - choice.fresh, points)
                 for choice in choices
                 if 0 <= choice.fresh <= count
                 and count - choice.fresh + len(choice.later or ()) + 1 == choice.size
             ]
             if fits:
                 out[seat] = fits
+        self._tests = (view, out)
         return out
 
     def _deal_checked(
@@ -523,16 +538,16 @@ class Belief:
         need: int,
         lacks: Lacks | None,
         bound: int,
-        checks: list[tuple[Choice, int]],
+        checks: list[ChoiceTest],
         rng: random.Random,
     ) -> list[Card]:
         """Deal ``need`` cards of ``unseen`` into ``hand`` (``bound`` of them allowed by
         ``lacks``, the cards she held longest), again until she would have made every
         choice of ``checks`` with them (:func:`chooses`), at most ``CHOICE_TRIES`` times
         (then the deal that contradicts fewest); returns the cards left."""
-        points = _template(self.model or rules_key(view), len(view.players))[0].rules.points
         size = len(unseen)
-        allowed = [i for i, card in enumerate(unseen) if lacks.allows(card)] if lacks else []
+        banned = lacks.banned if lacks and bound else frozenset()
+        allowed = [i for i, card in enumerate(unseen) if card not in banned] if banned else []
         bound = min(bound, len(allowed))
         best: list[int] = []
         fewest = len(checks) + 1
@@ -546,7 +561,12 @@ class Belief:
                     chosen = set(pick)
                     pick += [i for i in range(size) if i not in chosen][: need - len(pick)]
             cards = [unseen[i] for i in pick]
-            wrong = sum(not chooses(choice, cards[:held], points) for choice, held in checks)
+            wrong = 0
+            for check in checks:
+                if not check.passes(cards):
+                    wrong += 1
+                    if wrong >= fewest:
+                        break  # no better than the best deal so far
             if wrong < fewest:
                 best, fewest = pick, wrong
                 if not wrong:
@@ -659,40 +679,105 @@ def chooses(choice: Choice, held: list[Card], points: Callable[[Card], int]) -> 
     >>> chooses(red, [Card.parse("B5"), Card.parse("B1")], points)
     False
     """
-    card = choice.card
-    hand = [*held, *(choice.later or ()), card]
-    count: dict[Color, int] = dict.fromkeys(COLORS, 0)
-    value: dict[Color, int] = dict.fromkeys(COLORS, 0)
-    for held_card in hand:
-        if held_card.color is not None and not held_card.is_wild:
-            count[held_card.color] += 1
-            value[held_card.color] += points(held_card)
-    danger, next_close = choice.danger, choice.next_close
+    cards = {*held, *(choice.later or ()), choice.card}
+    return ChoiceTest(choice, len(held), {card: points(card) for card in cards}).passes(held)
 
-    def score(card: Card, color: Color | None) -> float:
-        worth = points(card)
-        total = 0.0
-        if color is not None:
-            own = not card.is_wild and card.color is color
-            total += 2 * (count[color] - own) + (value[color] - (worth if own else 0)) / 100
-        if card.is_wild and not danger:
-            total -= 40 + (10 if card.is_draw else 0)
-        total += worth / 2 if danger else worth / 25
-        if next_close and (card.is_draw or card.symbol in HIT_FACES):
-            total += 30
-        return total
 
-    color = choice.color if card.is_wild else (card.color or choice.color_then)
-    mine = score(card, color) + 1e-9
-    for other in set(hand):
-        if other not in choice.playable:
-            continue
-        if other.is_wild:
-            if any(score(other, c) > mine for c in COLORS):
-                return False
-        elif score(other, other.color or choice.color_then) > mine:
-            return False
-    return True
+#: A card's color as an index into COLORS; -1 for a wild or a colorless card (it counts
+#: towards no color of a hand).
+_COLOR_INDEX: dict[Card, int] = {
+    card: -1 if card.is_wild or card.color is None else COLORS.index(card.color)
+    for card in ALL_CARDS
+}
+
+
+class ChoiceTest:
+    """:func:`chooses` for one choice, made once and asked of many sampled hands: what
+    does not depend on the hand (the later cards and the card itself, each fitting card's
+    color, worth and bonuses) is worked out here.
+
+    A fitting card's score is its color term (``2 * cards + points / 100`` of the color it
+    plays into, itself not counted) plus a fixed part (the wild penalty, its worth, the hit
+    bonus); a wild takes the best of the four colors."""
+
+    __slots__ = ("choice", "count", "fixed", "held", "mine", "points", "terms", "value")
+
+    def __init__(self, choice: Choice, held: int, points: dict[Card, int]) -> None:
+        self.choice = choice
+        #: How many of a sampled hand's cards (the first ones) she held at the choice.
+        self.held = held
+        self.points = points
+        extra = [*(choice.later or ()), choice.card]
+        self.count = [0] * len(COLORS)
+        self.value = [0] * len(COLORS)
+        for card in extra:
+            index = _COLOR_INDEX[card]
+            if index >= 0:
+                self.count[index] += 1
+                self.value[index] += points[card]
+        danger, next_close = choice.danger, choice.next_close
+
+        def term(card: Card, color: Color | None) -> tuple[int, int, int, float]:
+            """(how to find the color: -2 none, -1 the best, else its index; the card's
+            own share of that color: 1 or 0; its worth there; the fixed part)."""
+            worth = points[card]
+            fixed = 0.0
+            if card.is_wild and not danger:
+                fixed -= 40 + (10 if card.is_draw else 0)
+            fixed += worth / 2 if danger else worth / 25
+            if next_close and (card.is_draw or card.symbol in HIT_FACES):
+                fixed += 30
+            if color is None:
+                return -2, 0, 0, fixed
+            own = 1 if not card.is_wild and card.color is color else 0
+            return COLORS.index(color), own, worth * own, fixed
+
+        self.terms: dict[Card, tuple[int, int, int, float]] = {}
+        for card in choice.playable:
+            if card not in points:
+                continue  # not in this deck (``points`` covers every card a hand may hold)
+            if card.is_wild:
+                self.terms[card] = (-1, 0, 0, term(card, COLORS[0])[3])
+            else:
+                self.terms[card] = term(card, card.color or choice.color_then)
+        card = choice.card
+        self.mine = term(card, choice.color if card.is_wild else (card.color or choice.color_then))
+        #: The fitting cards among those that do not depend on the hand.
+        self.fixed = [card for card in set(extra) if card in self.terms]
+
+    def passes(self, cards: list[Card]) -> bool:
+        """Whether she would have made this choice holding the first ``held`` of ``cards``."""
+        held = cards[: self.held]
+        count, value = self.count[:], self.value[:]
+        points = self.points
+        for card in held:
+            index = _COLOR_INDEX[card]
+            if index >= 0:
+                count[index] += 1
+                value[index] += points[card]
+        index, own, worth, fixed = self.mine
+        mine = fixed + 1e-9
+        if index >= 0:
+            mine += 2 * (count[index] - own) + (value[index] - worth) / 100
+        terms = self.terms
+        best_color: float | None = None
+        for group in (held, self.fixed):
+            for card in group:
+                found = terms.get(card)
+                if found is None:
+                    continue
+                index, own, worth, fixed = found
+                if index >= 0:
+                    score = 2 * (count[index] - own) + (value[index] - worth) / 100 + fixed
+                elif index == -1:
+                    if best_color is None:
+                        best_color = max(2 * c + v / 100 for c, v in zip(count, value, strict=True))
+                    score = best_color + fixed
+                else:
+                    score = fixed
+                if score > mine:
+                    return False
+        return True
 
 
 def moves_hands(view: View, card: Card, action: Action) -> bool:
