@@ -71,7 +71,8 @@ class Told(StrongBot):
     def _belief(self, view: View) -> Belief:
         assert view.seat is not None
         if self.belief is None or self.belief.seat != view.seat:
-            self.belief = Shown(view.seat, self.model, self.reads_plays, self.reads_choices)
+            reads_plays, reads_choices, _ = self.settings(len(view.players))
+            self.belief = Shown(view.seat, self.model, reads_plays, reads_choices)
         return self.belief
 
     def search(self, view: View, choices: Sequence[Action], rng: random.Random) -> Action:

@@ -170,8 +170,9 @@ def test_a_strong_bot_observes_every_action_through_the_driver() -> None:
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_rollouts_run_in_the_core_on_every_preset(preset: str) -> None:
-    """The greedy policy, in C on every preset (when the core is built)."""
-    policy = "greedy"
+    """The greedy policy that challenges (the default from three players), in C on every
+    preset (when the core is built)."""
+    policy = "challenging"
     from una.engine import fast
 
     bot = StrongBot(level="easy")

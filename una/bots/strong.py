@@ -6,7 +6,10 @@ take, stack or take, draw or play, play or keep a drawn card, targets) is search
 1. **Belief** (:mod:`una.bots.belief`): from the seat's views only (it watches every
    action, ``observes = True``), what it saw on the discard pile, what a challenge showed
    it, and which colors, symbols and wilds each opponent is known to lack; each sample
-   deals the unseen cards consistently into a full game (a *determinization*).
+   deals the unseen cards consistently into a full game (a *determinization*). From
+   ``READS_FROM`` (three) players it also reads opponents as ``heuristic``-like players
+   (the belief's ``reads_plays`` and ``reads_choices``) and its rollouts challenge as
+   they do: worth about 2 points at four players, not measured better heads-up.
 2. **Search** (``algorithm="flat"``, the default): determinized Monte Carlo with common
    random numbers. Each sampled game is played out after every candidate action with the
    same rollout generator, so candidates are compared on the same hidden cards and the
@@ -85,6 +88,11 @@ CONFIDENCE = 1.0
 REPEATS = 16
 #: A rollout longer than this many actions is scored as a draw (a blocked, looping hand).
 ROLLOUT_LIMIT = 500
+#: From this many players up the bot reads opponents as ``heuristic``-like players (the
+#: belief's ``reads_plays`` and ``reads_choices``) and its rollouts challenge as they do
+#: (``"challenging"``): at four players that wins 2.1 more hands in 100 (docs/benchmarks.md);
+#: heads-up, where the plain bot is measured, it stays as it is.
+READS_FROM = 3
 
 
 class Node:
@@ -184,12 +192,12 @@ class StrongBot(Bot):
         level: str | int | None = None,
         think_ms: float | None = None,
         algorithm: str = "flat",
-        rollout_policy: str = "greedy",
+        rollout_policy: str | None = None,
         repeats: int = REPEATS,
         confidence: float = CONFIDENCE,
         model: RuleSet | None = None,
-        reads_plays: bool = False,
-        reads_choices: bool = False,
+        reads_plays: bool | None = None,
+        reads_choices: bool | None = None,
     ) -> None:
         if algorithm not in ("flat", "tree"):
             raise ValueError(f"algorithm must be 'flat' or 'tree', not {algorithm!r}")
@@ -208,8 +216,9 @@ class StrongBot(Bot):
             raise ValueError(f"think_ms must be positive, not {think_ms}")
         self.think_ms = think_ms
         self.algorithm = algorithm
-        if rollout_policy not in fast.POLICIES:
+        if rollout_policy is not None and rollout_policy not in fast.POLICIES:
             raise ValueError(f"rollout_policy must be one of {', '.join(fast.POLICIES)}")
+        #: The rollout policy; None: ``"challenging"`` from READS_FROM players, else "greedy".
         self.rollout_policy = rollout_policy
         if repeats < 1:
             raise ValueError(f"repeats must be 1 or more, not {repeats}")
@@ -217,14 +226,16 @@ class StrongBot(Bot):
         self.confidence = confidence
         #: The rules it simulates with, when not the table's (see :class:`Belief`).
         self.model = model
-        #: Whether the belief reads opponents' wilds as "nothing else fitted" (Belief).
+        #: Whether the belief reads opponents' wilds as "nothing else fitted" (Belief);
+        #: None: from READS_FROM players.
         self.reads_plays = reads_plays
-        #: Whether the belief checks sampled hands against opponents' choices (Belief).
+        #: Whether the belief checks sampled hands against opponents' choices (Belief);
+        #: None: from READS_FROM players.
         self.reads_choices = reads_choices
         self._compiled = False
         #: The policy the compiled core rolls out with under the rules being searched.
-        self._core_policy = rollout_policy
-        self._core_rules: dict[str, str | None] = {}
+        self._core_policy = "greedy"
+        self._core_rules: dict[tuple[str, int], str | None] = {}
         self.belief: Belief | None = None
         self.helper = HeuristicBot()
         #: How many iterations the last search ran (for benchmarks).
@@ -232,10 +243,29 @@ class StrongBot(Bot):
 
     # ------------------------------------------------------------ observing
 
+    def settings(self, players: int) -> tuple[bool, bool, str]:
+        """``(reads_plays, reads_choices, rollout_policy)`` at a table of ``players``: the
+        ones given, else the defaults for that many (READS_FROM).
+
+        >>> StrongBot().settings(2), StrongBot().settings(4)
+        ((False, False, 'greedy'), (True, True, 'challenging'))
+        >>> StrongBot(reads_plays=False).settings(4)
+        (False, True, 'challenging')
+        """
+        reads = players >= READS_FROM
+        return (
+            reads if self.reads_plays is None else self.reads_plays,
+            reads if self.reads_choices is None else self.reads_choices,
+            ("challenging" if reads else "greedy")
+            if self.rollout_policy is None
+            else self.rollout_policy,
+        )
+
     def _belief(self, view: View) -> Belief:
         assert view.seat is not None
         if self.belief is None or self.belief.seat != view.seat:
-            self.belief = Belief(view.seat, self.model, self.reads_plays, self.reads_choices)
+            reads_plays, reads_choices, _ = self.settings(len(view.players))
+            self.belief = Belief(view.seat, self.model, reads_plays, reads_choices)
         return self.belief
 
     def observe(self, view: View, seat: int, action: Action) -> None:
@@ -431,13 +461,14 @@ class StrongBot(Bot):
     def _use_core(self, view: View) -> bool:
         """Whether rollouts under the view's rules can run in the compiled core (every
         rule set it plays, with the bot's rollout policy); sets the policy."""
-        key = self.belief.model if self.belief and self.belief.model else rules_key(view)
+        n = len(view.players)
+        key = (self.belief.model if self.belief and self.belief.model else rules_key(view), n)
         if key not in self._core_rules:
-            rules = RuleSet.from_json(json.loads(key))
-            n = len(view.players)
+            rules = RuleSet.from_json(json.loads(key[0]))
+            wanted = self.settings(n)[2]
             policy: str | None = None
-            if self.rollout_policy != "random" and fast.supports_greedy(rules, n):
-                policy = self.rollout_policy
+            if wanted != "random" and fast.supports_greedy(rules, n):
+                policy = wanted
             elif fast.supports(rules, n):
                 policy = "random"
             self._core_rules[key] = policy
