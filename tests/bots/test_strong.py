@@ -10,11 +10,11 @@ from botviews import random_steps, tables
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from una.bots import UnknownBot, make_bot
+from una.bots import UnknownBot, make_bot, strong
 from una.bots.belief import Belief, chooses
 from una.bots.heuristic import HeuristicBot
 from una.bots.strong import LEVELS, StrongBot
-from una.engine import PRESETS, Action, Card, Color, Game, Phase, RuleSet
+from una.engine import PRESETS, Action, Card, Color, Game, Phase, RuleSet, parse_cards
 from una.sim.driver import Table
 
 
@@ -456,3 +456,76 @@ def test_choices_read_from_heuristic_players_are_true(preset: str) -> None:
     assert facts > 100
     assert passed[True] > 0.85 * facts
     assert passed[False] < 0.75 * facts
+
+
+def _four_player_search() -> tuple[Game, int]:
+    """A four-player position where the seat to act has several turn actions."""
+    for seed in range(200):
+        game = Game("standard", players=4, seed=seed)
+        seat = game.to_act
+        assert seat is not None
+        if len([a for a in game.legal_actions(seat) if a.kind.value in ("play", "draw")]) >= 3:
+            return game, seat
+    raise AssertionError("no four-player position with 3 choices")
+
+
+def test_from_three_players_a_search_stops_at_its_cap_of_core_moves() -> None:
+    """From READS_FROM players the search stops after MOVES_PER_ROLLOUT core moves per
+    rollout of its budget (give or take the samples that cross it); heads-up, or without
+    the cap, it spends its whole budget of rollouts, whatever the moves."""
+    from una.engine import fast
+
+    if not fast.available():
+        pytest.skip("the compiled core is not built")
+    game, seat = _four_player_search()
+    view = game.view_for(seat)
+    capped, free = StrongBot(512), StrongBot(512, moves_per_rollout=None)
+    capped.choose(view, random.Random(1))
+    free.choose(view, random.Random(1))
+    cap = 512 * strong.MOVES_PER_ROLLOUT
+    assert free.last_iterations > 400 and free.moves > 2 * cap  # its budget, to rounding
+    assert capped.last_iterations < free.last_iterations
+    assert capped.moves < 2 * cap
+    game, seat = _many_choices("alupula")
+    view = game.view_for(seat)
+    heads_up, heads_up_free = StrongBot(512), StrongBot(512, moves_per_rollout=None)
+    assert heads_up.choose(view, random.Random(2)) == heads_up_free.choose(view, random.Random(2))
+    assert heads_up.moves == heads_up_free.moves > 0
+    with pytest.raises(ValueError, match="moves_per_rollout"):
+        StrongBot(moves_per_rollout=0)
+
+
+def test_a_decision_with_too_many_candidates_searches_the_best_by_the_greedy_score() -> None:
+    """A hand of every red card, the other fives and two wilds on a red five: 27
+    candidates. The search keeps the prior, the draw and the plays the greedy policy
+    scores highest, MAX_CANDIDATES in all, and chooses among them."""
+    from una.engine import fast
+
+    game = Game("standard", players=4, seed=3)
+    seat = game.to_act
+    assert seat is not None
+    hand = parse_cards("R0 R1 R2 R3 R4 R5 R6 R7 R8 R9 RS RR RD2 Y5 G5 B5 W W4")
+    pool = [card for h in game.hands for card in h] + game.draw_pile + game.discard
+    for card in [*hand, Card.parse("R5")]:
+        pool.remove(card)
+    game.hands = [list(hand) if s == seat else [pool.pop() for _ in range(7)] for s in range(4)]
+    game.draw_pile = pool
+    game.discard = [Card.parse("R5")]
+    game.color = Color.RED
+    view = game.view_for(seat)
+    choices = [a for a in view.legal if a.kind.value in ("play", "draw")]
+    assert len(choices) > strong.MAX_CANDIDATES
+    bot = StrongBot(512)
+    bot._belief(view).update(view)
+    base = choices.index(HeuristicBot().choose(view, random.Random(0)))
+    kept = bot._shortlist(view, choices, base)
+    assert len(kept) == strong.MAX_CANDIDATES and base in kept
+    assert any(choices[i].kind.value == "draw" for i in kept)
+    plays = [i for i, a in enumerate(choices) if a.kind.value == "play" and i != base]
+    scores = dict(
+        zip(plays, fast.greedy_scores(game, seat, [choices[i] for i in plays]), strict=True)
+    )
+    dropped = [i for i in plays if i not in kept]
+    assert dropped
+    assert min(scores[i] for i in kept if i in scores) >= max(scores[i] for i in dropped)
+    assert bot.choose(view, random.Random(4)) in [choices[i] for i in kept]

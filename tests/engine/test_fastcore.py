@@ -419,7 +419,8 @@ GREEDY_RULES_MORE = (
 @pytest.mark.parametrize("rules", GREEDY_RULES)
 def test_playouts_from_greedy_is_the_python_reference(core: Any, rules: Any) -> None:
     # Positions of every phase (reached by the random policy), played on by both policies
-    # in C and in Python: the same wins per seat, repeat after repeat on one generator.
+    # in C and in Python: the same wins per seat, repeat after repeat on one generator,
+    # and the same count of moves.
     assert fast.supports_greedy(rules)
     phases: Counter[Phase] = Counter()
     for players in range(2, 11) if rules == "standard" else (2, 3, 5, 8):
@@ -437,15 +438,17 @@ def test_playouts_from_greedy_is_the_python_reference(core: Any, rules: Any) -> 
                     ("greedy", True),
                     ("challenging", True),
                 ):
-                    c_wins = fast.playouts_from(game, probe, policy, 3, shuffle_pile=shuffled)
-                    py_wins = fast.playouts_from_py(game, probe, policy, 3, shuffle_pile=shuffled)
+                    c_wins = fast.playouts_counted(game, probe, policy, 3, shuffle_pile=shuffled)
+                    py_wins = fast.playouts_counted_py(
+                        game, probe, policy, 3, shuffle_pile=shuffled
+                    )
                     assert c_wins == py_wins, (
                         policy,
                         players,
                         seed,
                         len(game.log),
                     )
-                    assert sum(c_wins) == 3
+                    assert sum(c_wins[0]) == 3 and c_wins[1] >= 3
                 advance(game, 1 + step.below(15), rng)
     assert phases[Phase.DRAWN] and phases[Phase.PENALTY]
     assert phases[Phase.COLOR] or rules != "standard"
@@ -464,8 +467,10 @@ def test_greedy_playouts_on_every_card_are_the_python_reference(core: Any, rules
         step = Rng(seed ^ 5)
         while not game.hand_over:
             probe = seed + len(game.log)
-            c_wins = fast.playouts_from(game, probe, "greedy", 2, shuffle_pile=True)
-            assert c_wins == fast.playouts_from_py(game, probe, "greedy", 2, shuffle_pile=True)
+            c_wins, moves = fast.playouts_counted(game, probe, "greedy", 2, shuffle_pile=True)
+            assert (c_wins, moves) == fast.playouts_counted_py(
+                game, probe, "greedy", 2, shuffle_pile=True
+            )
             assert sum(c_wins) <= 2
             positions += 1
             advance(game, 1 + step.below(8), rng)
@@ -588,8 +593,10 @@ def test_playouts_from_bad_arguments(core: Any) -> None:
         core.playouts_from(*args, 1, 1, 0, 10, False)
     with pytest.raises(ValueError, match="limit: must be 1"):
         core.playouts_from(*args, 1, 1, 1, 0, False)
-    # A limit too short for any hand: nobody wins.
-    assert core.playouts_from(*args, 1, 1, 4, 1, True) == (0, 0)
+    # A limit too short for any hand: nobody wins, and each playout counts the limit.
+    assert core.playouts_from(*args, 1, 1, 4, 1, True) == ((0, 0), 4)
+    wins, moves = fast.playouts_counted(game, 1, "greedy", 3, limit=2)
+    assert (wins, moves) == ((0, 0), 6) == fast.playouts_counted_py(game, 1, "greedy", 3, limit=2)
 
 
 def test_the_cores_twister_is_pythons_random(core: Any) -> None:

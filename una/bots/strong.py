@@ -93,6 +93,15 @@ ROLLOUT_LIMIT = 500
 #: (``"challenging"``): at four players that wins 2.1 more hands in 100 (docs/benchmarks.md);
 #: heads-up, where the plain bot is measured, it stays as it is.
 READS_FROM = 3
+#: From READS_FROM players a search also stops after this many core moves per rollout of
+#: its budget: hands there are longer (an Alupula or BYOND hand of four about three times
+#: a heads-up one) and every sample deals more hands, so a budget of rollouts alone took
+#: 50-100 ms a decision. Heads-up the rollouts run out first.
+MOVES_PER_ROLLOUT = 20
+#: A decision with more candidates than this (a Target Practice Wild at eight players has
+#: over 300: colors times targets) searches the prior, every action that is no play, and
+#: the plays the greedy policy scores highest: every candidate costs a sample per round.
+MAX_CANDIDATES = 24
 
 
 class Node:
@@ -198,6 +207,7 @@ class StrongBot(Bot):
         model: RuleSet | None = None,
         reads_plays: bool | None = None,
         reads_choices: bool | None = None,
+        moves_per_rollout: int | None = MOVES_PER_ROLLOUT,
     ) -> None:
         if algorithm not in ("flat", "tree"):
             raise ValueError(f"algorithm must be 'flat' or 'tree', not {algorithm!r}")
@@ -232,6 +242,11 @@ class StrongBot(Bot):
         #: Whether the belief checks sampled hands against opponents' choices (Belief);
         #: None: from READS_FROM players.
         self.reads_choices = reads_choices
+        if moves_per_rollout is not None and moves_per_rollout < 1:
+            raise ValueError(f"moves_per_rollout must be 1 or more, not {moves_per_rollout}")
+        #: The cap on core moves per rollout of the budget from READS_FROM players (None:
+        #: no cap).
+        self.moves_per_rollout = moves_per_rollout
         self._compiled = False
         #: The policy the compiled core rolls out with under the rules being searched.
         self._core_policy = "greedy"
@@ -240,6 +255,8 @@ class StrongBot(Bot):
         self.helper = HeuristicBot()
         #: How many iterations the last search ran (for benchmarks).
         self.last_iterations = 0
+        #: Moves played out in the compiled core since the bot was made.
+        self.moves = 0
 
     # ------------------------------------------------------------ observing
 
@@ -316,30 +333,62 @@ class StrongBot(Bot):
         self._compiled = self._use_core(view)
         prior = self.helper.choose(view, random.Random(rng.getrandbits(64)))
         base = choices.index(prior) if prior in choices else 0
+        entrants = self._shortlist(view, choices, base)
         sim_rng = random.Random(rng.getrandbits(64))
         start = time.perf_counter()
         span = None if self.think_ms is None else self.think_ms / 1000
         iterations = self.iterations if self._compiled else self.iterations // PYTHON_SHARE
+        # The core moves this search may play out (None: no cap), shared as the evaluations.
+        cap = (
+            iterations * self.moves_per_rollout
+            if self.moves_per_rollout is not None
+            and self._compiled
+            and span is None
+            and len(view.players) >= READS_FROM
+            else None
+        )
         per_eval = self.repeats if self._compiled else 1
         # The budget in evaluations (one candidate played out on one sample).
         evals = max(4, iterations // per_eval)
-        rivals = [i for i in range(len(choices)) if i != base]
+        rivals = [i for i in entrants if i != base]
         stats = Paired(len(choices))
         spent = 0
+        all_evals = evals
         if len(rivals) > 1:
             rounds = math.ceil(math.log2(len(rivals)))
             share = evals // 2 // rounds
             for number in range(rounds):
                 until = None if span is None else start + span * (number + 1) / (2 * rounds)
-                spent += self._race(view, choices, base, rivals, stats, sim_rng, share, until)
+                moves = None if cap is None else self.moves + cap * share // all_evals
+                spent += self._race(
+                    view, choices, base, rivals, stats, sim_rng, share, until, moves, False
+                )
                 rivals.sort(key=lambda i: -stats.mean(i))
                 rivals = rivals[: max(1, (len(rivals) + 1) // 2)]
             evals -= evals // 2
         final = Paired(len(choices))
         until = None if span is None else start + span
-        spent += self._race(view, choices, base, rivals, final, sim_rng, evals, until)
+        moves = None if cap is None else self.moves + cap * evals // all_evals
+        spent += self._race(view, choices, base, rivals, final, sim_rng, evals, until, moves)
         self.last_iterations = spent * per_eval
         return choices[select_rival(final, rivals[0], base, self.confidence)]
+
+    def _shortlist(self, view: View, choices: Sequence[Action], base: int) -> list[int]:
+        """The indices of ``choices`` to search: all of them, or past MAX_CANDIDATES the
+        prior, every action that is no play and the plays the greedy policy (which reads
+        only the seat's hand and the table) scores highest."""
+        if len(choices) <= MAX_CANDIDATES:
+            return list(range(len(choices)))
+        assert view.seat is not None and self.belief is not None
+        # Any sample serves (the scores read no hidden card); its own generator leaves
+        # the search's draws as they were.
+        game = self.belief.sample(view, random.Random(0))
+        plays = [i for i, a in enumerate(choices) if a.kind is Kind.PLAY and i != base]
+        kept = [i for i, a in enumerate(choices) if a.kind is not Kind.PLAY or i == base]
+        scores = fast.greedy_scores(game, view.seat, [choices[i] for i in plays])
+        ranked = sorted(zip(scores, plays, strict=True), key=lambda pair: -pair[0])
+        kept += [i for _, i in ranked[: max(MAX_CANDIDATES - len(kept), 1)]]
+        return sorted(kept)
 
     def _race(
         self,
@@ -351,9 +400,12 @@ class StrongBot(Bot):
         rng: random.Random,
         evals: int,
         until: float | None,
+        moves: int | None = None,
+        final: bool = True,
     ) -> int:
         """Play ``base`` and ``rivals`` out on fresh samples (at least 2; up to ``evals``
-        evaluations, or until the clock reads ``until``), adding each rival's paired
+        evaluations, or until the clock reads ``until``, or until the core has played
+        ``moves`` moves since the bot was made), adding each rival's paired
         difference to ``stats``; returns the evaluations spent."""
         assert view.seat is not None and self.belief is not None
         me = view.seat
@@ -362,6 +414,10 @@ class StrongBot(Bot):
         done = tries = 0
         while done < samples and tries < 4 * samples:
             if until is not None and done >= 2 and time.perf_counter() >= until:
+                break
+            # A round of the halving may stop after one sample (it only ranks); the final
+            # comparison needs two for its error.
+            if moves is not None and done >= (2 if final else 1) and self.moves >= moves:
                 break
             tries += 1
             sampled = self.belief.sample(view, rng)
@@ -493,7 +549,7 @@ class StrongBot(Bot):
             # The C core plays a hand 50-300x faster than Python, so one sampled position
             # is played out REPEATS times (fewer samples, each judged better);
             # ROLLOUT_LIMIT-long hands count for nobody.
-            wins = fast.playouts_from(
+            wins, moves = fast.playouts_counted(
                 game,
                 rng.getrandbits(63),
                 self._core_policy,
@@ -501,6 +557,7 @@ class StrongBot(Bot):
                 ROLLOUT_LIMIT,
                 shuffle_pile=True,
             )
+            self.moves += moves
             return [w / self.repeats for w in wins]
         steps = 0
         while not game.hand_over:

@@ -2769,7 +2769,7 @@ static uint64_t pile_seed(uint64_t policy_seed, int r)
 }
 
 /* playouts_from(rules, names, values, policy_seed, policy, repeats, limit, shuffle_pile)
- * -> wins per seat */
+ * -> (wins per seat, moves played in all; a playout stopped at `limit` counts `limit`) */
 static PyObject *py_playouts_from(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -2805,6 +2805,7 @@ static PyObject *py_playouts_from(PyObject *self, PyObject *args)
         return PyErr_NoMemory();
     }
     long wins[MAXP] = {0};
+    long total = 0;
     uint64_t policy = policy_seed;
     int n = g->n;
     Py_BEGIN_ALLOW_THREADS
@@ -2814,18 +2815,20 @@ static PyObject *py_playouts_from(PyObject *self, PyObject *args)
             uint64_t order = pile_seed(policy_seed, rep);
             shuffle(&order, work->pile, work->plen);
         }
-        if (play_out_with(work, &policy, kind, limit) >= 0)
+        long moves = play_out_with(work, &policy, kind, limit);
+        if (moves >= 0)
             wins[work->hand_winner]++;
+        total += moves >= 0 ? moves : limit;
     }
     Py_END_ALLOW_THREADS
     PyMem_RawFree(work);
     PyMem_RawFree(g);
-    PyObject *result = PyTuple_New(n);
-    if (result == NULL)
+    PyObject *per_seat = PyTuple_New(n);
+    if (per_seat == NULL)
         return NULL;
     for (int s = 0; s < n; s++)
-        PyTuple_SET_ITEM(result, s, PyLong_FromLong(wins[s]));
-    return result;
+        PyTuple_SET_ITEM(per_seat, s, PyLong_FromLong(wins[s]));
+    return Py_BuildValue("Nl", per_seat, total);
 }
 
 /* una.sim.driver.Table._offer_out_of_turn with a random bot in every seat: each seat but
@@ -3726,7 +3729,7 @@ static PyMethodDef methods[] = {
      "playout_from(rules, names, values, policy_seed) -> (winner, points, moves)"},
     {"playouts_from", py_playouts_from, METH_VARARGS,
      "playouts_from(rules, names, values, policy_seed, policy, repeats, limit,\n"
-     "              shuffle_pile) -> wins per seat"},
+     "              shuffle_pile) -> (wins per seat, moves)"},
     {"sim_games", py_sim_games, METH_VARARGS,
      "sim_games(rules, games, matches, limit) -> results (una sim, random bots)"},
     {"mt_randrange", py_mt_randrange, METH_VARARGS,

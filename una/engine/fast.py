@@ -70,9 +70,12 @@ __all__ = [
     "compiled",
     "env_table",
     "greedy_challenges",
+    "greedy_scores",
     "playout_from",
     "playout_from_py",
     "playout_result",
+    "playouts_counted",
+    "playouts_counted_py",
     "playouts_from",
     "playouts_from_py",
     "policy_seed",
@@ -397,7 +400,7 @@ def choose_greedy(game: Game, rng: Rng, challenges: bool = False) -> Action:
     count, value = _strength(game, hand)
     if game.phase is Phase.COLOR:
         return Action.name_color(COLORS[_strongest(count, value, rng)])
-    danger = any(len(h) <= DANGER for s, h in enumerate(game.hands) if s != seat and game.active[s])
+    danger = _danger(game, seat)
     drawn = game.drawn
     if (
         game.phase is Phase.DRAWN
@@ -414,8 +417,7 @@ def choose_greedy(game: Game, rng: Rng, challenges: bool = False) -> Action:
             return challenge
     if not plays:
         return draw if draw is not None else passing if passing is not None else legal[0]
-    following = game.next_seat(seat)
-    next_close = following != seat and len(game.hands[following]) <= DANGER
+    next_close = _next_close(game, seat)
     uno = len(hand) == 2 and game.rules.uno_call == "manual"
     best: list[Action] = []
     best_score = 0
@@ -428,6 +430,32 @@ def choose_greedy(game: Game, rng: Rng, challenges: bool = False) -> Action:
         if score == best_score:
             best.append(action)
     return best[rng.below(len(best))] if len(best) > 1 else best[0]
+
+
+def _danger(game: Game, seat: int) -> bool:
+    """Whether an opponent of ``seat`` still in the hand is close to going out."""
+    return any(len(h) <= DANGER for s, h in enumerate(game.hands) if s != seat and game.active[s])
+
+
+def _next_close(game: Game, seat: int) -> bool:
+    """Whether the player after ``seat`` is close to going out."""
+    following = game.next_seat(seat)
+    return following != seat and len(game.hands[following]) <= DANGER
+
+
+def greedy_scores(game: Game, seat: int, plays: Sequence[Action]) -> list[int]:
+    """:func:`greedy_score` of each of ``plays`` by ``seat``, as the greedy policy judges
+    them where ``game`` stands (it reads only her hand and what the table shows).
+
+    >>> game = Game("standard", players=2, seed=1)
+    >>> plays = [a for a in game.legal_actions(game.to_act) if a.kind is Kind.PLAY]
+    >>> best = max(zip(greedy_scores(game, game.to_act, plays), plays), key=lambda p: p[0])
+    >>> best[1] == choose_greedy(game, Rng(0))
+    True
+    """
+    count, value = _strength(game, game.hands[seat])
+    danger, next_close = _danger(game, seat), _next_close(game, seat)
+    return [greedy_score(game, seat, a, count, value, danger, next_close) for a in plays]
 
 
 def greedy_jump_ins(game: Game) -> int:
@@ -640,6 +668,25 @@ def playouts_from(
     >>> sum(wins), wins == playouts_from_py(game, 1, "greedy", 50)
     (50, True)
     """
+    return playouts_counted(game, seed, policy, repeats, limit, shuffle_pile)[0]
+
+
+def playouts_counted(
+    game: Game,
+    seed: int,
+    policy: str = "random",
+    repeats: int = 1,
+    limit: int = MOVE_LIMIT,
+    shuffle_pile: bool = False,
+) -> tuple[tuple[int, ...], int]:
+    """:func:`playouts_from`, and the moves the playouts made in all (one stopped at
+    ``limit`` counts ``limit``): the work spent, for a searcher with a budget of it.
+
+    >>> game = Game("standard", players=2, seed=5)
+    >>> wins, moves = playouts_counted(game, seed=1, policy="greedy", repeats=50)
+    >>> moves > 50, (wins, moves) == playouts_counted_py(game, 1, "greedy", 50)
+    (True, True)
+    """
     if policy not in POLICIES:
         raise ValueError(f"policy: {policy!r} is not one of {', '.join(POLICIES)}")
     if repeats < 1 or limit < 1:
@@ -649,7 +696,7 @@ def playouts_from(
         wins = [0] * game.n
         if result is not None:
             wins[result.winner] = repeats
-        return tuple(wins)
+        return tuple(wins), 0
     # One cache lookup (a searcher calls this thousands of times a decision): every
     # policy runs in C wherever the core plays the rules (supports_greedy).
     table = _compile(game.rules, game.n)
@@ -658,7 +705,7 @@ def playouts_from(
             table, NAMES, _values(game), seed & _MASK,
             POLICIES[policy], repeats, limit, shuffle_pile,
         )  # fmt: skip
-    return playouts_from_py(game, seed, policy, repeats, limit, shuffle_pile)
+    return playouts_counted_py(game, seed, policy, repeats, limit, shuffle_pile)
 
 
 def pile_seed(seed: int, repeat: int) -> int:
@@ -676,8 +723,21 @@ def playouts_from_py(
     shuffle_pile: bool = False,
 ) -> tuple[int, ...]:
     """:func:`playouts_from` on copies of the Python game (the reference)."""
+    return playouts_counted_py(game, seed, policy, repeats, limit, shuffle_pile)[0]
+
+
+def playouts_counted_py(
+    game: Game,
+    seed: int,
+    policy: str = "random",
+    repeats: int = 1,
+    limit: int = MOVE_LIMIT,
+    shuffle_pile: bool = False,
+) -> tuple[tuple[int, ...], int]:
+    """:func:`playouts_counted` on copies of the Python game (the reference)."""
     rng = Rng(seed & _MASK)
     wins = [0] * game.n
+    total = 0
     for repeat in range(repeats):
         twin = game.copy()
         if shuffle_pile:
@@ -696,7 +756,8 @@ def playouts_from_py(
                 moves += greedy_jump_ins(twin)
         if twin.hand_over and twin.hand_result is not None:
             wins[twin.hand_result.winner] += 1
-    return tuple(wins)
+        total += moves if twin.hand_over else limit
+    return tuple(wins), total
 
 
 def playout_from_py(game: Game, seed: int) -> int:
