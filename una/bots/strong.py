@@ -102,6 +102,9 @@ MOVES_PER_ROLLOUT = 20
 #: over 300: colors times targets) searches the prior, every action that is no play, and
 #: the plays the greedy policy scores highest: every candidate costs a sample per round.
 MAX_CANDIDATES = 24
+#: The same where the search has a cap of moves (from READS_FROM players): each round of
+#: the race plays every entrant at least once, which alone could pass the cap.
+MAX_CANDIDATES_CAPPED = 12
 
 
 class Node:
@@ -333,7 +336,6 @@ class StrongBot(Bot):
         self._compiled = self._use_core(view)
         prior = self.helper.choose(view, random.Random(rng.getrandbits(64)))
         base = choices.index(prior) if prior in choices else 0
-        entrants = self._shortlist(view, choices, base)
         sim_rng = random.Random(rng.getrandbits(64))
         start = time.perf_counter()
         span = None if self.think_ms is None else self.think_ms / 1000
@@ -350,7 +352,8 @@ class StrongBot(Bot):
         per_eval = self.repeats if self._compiled else 1
         # The budget in evaluations (one candidate played out on one sample).
         evals = max(4, iterations // per_eval)
-        rivals = [i for i in entrants if i != base]
+        limit = MAX_CANDIDATES if cap is None else MAX_CANDIDATES_CAPPED
+        rivals = [i for i in self._shortlist(view, choices, base, limit) if i != base]
         stats = Paired(len(choices))
         spent = 0
         all_evals = evals
@@ -373,11 +376,13 @@ class StrongBot(Bot):
         self.last_iterations = spent * per_eval
         return choices[select_rival(final, rivals[0], base, self.confidence)]
 
-    def _shortlist(self, view: View, choices: Sequence[Action], base: int) -> list[int]:
-        """The indices of ``choices`` to search: all of them, or past MAX_CANDIDATES the
-        prior, every action that is no play and the plays the greedy policy (which reads
-        only the seat's hand and the table) scores highest."""
-        if len(choices) <= MAX_CANDIDATES:
+    def _shortlist(
+        self, view: View, choices: Sequence[Action], base: int, limit: int = MAX_CANDIDATES
+    ) -> list[int]:
+        """The indices of ``choices`` to search: all of them, or past ``limit`` the prior,
+        every action that is no play and the plays the greedy policy (which reads only the
+        seat's hand and the table) scores highest, ``limit`` in all."""
+        if len(choices) <= limit:
             return list(range(len(choices)))
         assert view.seat is not None and self.belief is not None
         # Any sample serves (the scores read no hidden card); its own generator leaves
@@ -387,7 +392,7 @@ class StrongBot(Bot):
         kept = [i for i, a in enumerate(choices) if a.kind is not Kind.PLAY or i == base]
         scores = fast.greedy_scores(game, view.seat, [choices[i] for i in plays])
         ranked = sorted(zip(scores, plays, strict=True), key=lambda pair: -pair[0])
-        kept += [i for _, i in ranked[: max(MAX_CANDIDATES - len(kept), 1)]]
+        kept += [i for _, i in ranked[: max(limit - len(kept), 1)]]
         return sorted(kept)
 
     def _race(
