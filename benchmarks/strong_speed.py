@@ -8,9 +8,11 @@ Plays hands of a rule set, the strong bot against ``heuristic``, and times every
 decisions) and every call at all. ``--settings`` seats ``StrongBot(**settings)`` (a JSON
 object of its keyword arguments, as in strong_tune.py) in place of ``--bot``.
 
-The last line is a digest of every action the bot chose and the total think time: two
-versions of the bot that print the same digest made the same decisions, so a change
-meant only to be faster is checked and timed in one run of each.
+Then the core moves the searched decisions played out (median, p90, p99; the cap from
+three players is 20 per rollout of the budget). The last line is a digest of every action
+the bot chose and the total think time: two versions of the bot that print the same
+digest made the same decisions, so a change meant only to be faster is checked and timed
+in one run of each.
 """
 
 from __future__ import annotations
@@ -41,19 +43,23 @@ def main() -> None:
     name = args.bot if settings is None else f"strong {settings}"
     searched: list[float] = []
     every: list[float] = []
+    moves: list[int] = []  # core moves played out per searched decision
     chosen = hashlib.sha256()
     for hand in range(args.hands):
         bot = make_bot(args.bot) if settings is None else StrongBot(**settings)
         original = bot.choose
 
-        def timed(view, rng, original=original):  # type: ignore[no-untyped-def]
+        def timed(view, rng, original=original, bot=bot):  # type: ignore[no-untyped-def]
+            played = getattr(bot, "moves", 0)
             start = time.perf_counter()
             action = original(view, rng)
             elapsed = (time.perf_counter() - start) * 1000
+            played = getattr(bot, "moves", 0) - played
             every.append(elapsed)
             chosen.update(action.code.encode() + b" ")
             if len([a for a in view.legal if a.kind.value not in ("uno", "catch")]) > 1:
                 searched.append(elapsed)
+                moves.append(played)
             return action
 
         bot.choose = timed  # type: ignore[method-assign]
@@ -67,6 +73,12 @@ def main() -> None:
             f"{name} {args.rules} {kind}: {len(times)} moves, median "
             f"{statistics.median(times):.1f} ms, p90 {times[int(len(times) * 0.9)]:.1f} ms, "
             f"p99 {times[int(len(times) * 0.99)]:.1f} ms, max {times[-1]:.1f} ms"
+        )
+    moves.sort()
+    if moves:
+        print(
+            f"core moves per searched decision: median {statistics.median(moves):.0f}, "
+            f"p90 {moves[int(len(moves) * 0.9)]}, p99 {moves[int(len(moves) * 0.99)]}"
         )
     print(f"decisions digest {chosen.hexdigest()[:16]}, think time {sum(every) / 1000:.2f} s")
 
