@@ -41,8 +41,11 @@ to the heuristic (it sheds a card for free).
 
 Levels set the budget: ``strong:easy`` (512 rollouts), ``strong`` (2048, about 15 ms a
 decision), ``strong:hard`` (8192), or a number of rollouts (``strong:5000``);
-``think_ms`` replaces it by a time budget. Under a rollout budget the same view and the
-same generator state give the same move.
+``think_ms`` replaces it by a time budget. From three players a search also stops after
+``MOVES_PER_ROLLOUT`` core moves per rollout of the budget (hands there run long), and a
+decision with too many candidates races the best few by the greedy policy's score
+(``MAX_CANDIDATES``). Under a rollout budget the same view and the same generator state
+give the same move.
 
 >>> import random
 >>> from una.engine import Game
