@@ -411,7 +411,8 @@ class StrongBot(Bot):
         moves: int | None = None,
         final: bool = True,
     ) -> int:
-        """Play ``base`` and ``rivals`` out on fresh samples (at least 2; up to ``evals``
+        """Play ``base`` and ``rivals`` out on fresh samples (at least 2, or 1 in a round
+        that is not ``final`` under a cap of ``moves``; up to ``evals``
         evaluations, or until the clock reads ``until``, or until the core has played
         ``moves`` moves since the bot was made), adding each rival's paired
         difference to ``stats``; returns the evaluations spent."""
