@@ -495,6 +495,34 @@ def test_from_three_players_a_search_stops_at_its_cap_of_core_moves() -> None:
         StrongBot(moves_per_rollout=0)
 
 
+def test_at_a_big_table_of_long_hands_a_search_fits_its_rollouts_to_its_cap() -> None:
+    """Eight BYOND players: hands of 150-500 core moves, so even one sample of every
+    entrant at REPEATS rollouts would pass the cap, which past CAP_PLAYERS shrinks as
+    ``4 / players``. The search plays fewer rollouts a sample (never under MIN_REPEATS)
+    and stays within a sample of its cap; the uncapped bot spends its whole budget."""
+    from una.engine import fast
+
+    if not fast.available():
+        pytest.skip("the compiled core is not built")
+    game = Game("byond", players=8, seed=4)
+    rng = random.Random(4)
+    helper = HeuristicBot()
+    while True:
+        seat = game.to_act
+        assert seat is not None
+        if len(strong.options(game, seat)) >= 4:
+            break
+        game.apply(seat, helper.choose(game.view_for(seat), rng) or game.legal_actions(seat)[0])
+    view = game.view_for(seat)
+    capped, free = StrongBot(), StrongBot(moves_per_rollout=None)
+    action = capped.choose(view, random.Random(5))
+    assert action in view.legal
+    free.choose(view, random.Random(5))
+    cap = strong.LEVELS["normal"] * strong.MOVES_PER_ROLLOUT * strong.CAP_PLAYERS // 8
+    assert strong.MIN_REPEATS <= capped._search_repeats < strong.REPEATS
+    assert capped.moves <= 1.5 * cap < free.moves
+
+
 def test_a_decision_with_too_many_candidates_searches_the_best_by_the_greedy_score() -> None:
     """A hand of every red card, the other fives and two wilds on a red five: 27
     candidates. The search keeps the prior, the draw and the plays the greedy policy

@@ -42,10 +42,13 @@ to the heuristic (it sheds a card for free).
 Levels set the budget: ``strong:easy`` (512 rollouts), ``strong`` (2048, about 15 ms a
 decision), ``strong:hard`` (8192), or a number of rollouts (``strong:5000``);
 ``think_ms`` replaces it by a time budget. From three players a search also stops after
-``MOVES_PER_ROLLOUT`` core moves per rollout of the budget (hands there run long), and a
-decision with too many candidates races the best few by the greedy policy's score
-(``MAX_CANDIDATES``). Under a rollout budget the same view and the same generator state
-give the same move.
+``MOVES_PER_ROLLOUT`` core moves per rollout of the budget (hands there run long; past
+``CAP_PLAYERS`` players the cap shrinks as ``4 / players``, a move costing more there): a
+pilot measures how long the hands are, and where even the race's fewest samples would pass
+the cap, each sample is played out fewer times (``MIN_REPEATS`` at least) and fewer
+candidates race. A decision with too many candidates races the best few by the greedy
+policy's score (``MAX_CANDIDATES``). Under a rollout budget the same view and the same
+generator state give the same move.
 
 >>> import random
 >>> from una.engine import Game
@@ -101,6 +104,18 @@ READS_FROM = 3
 #: a heads-up one) and every sample deals more hands, so a budget of rollouts alone took
 #: 50-100 ms a decision. Heads-up the rollouts run out first.
 MOVES_PER_ROLLOUT = 20
+#: The table size the cap of moves is set for: past it the cap shrinks as ``4 / players``
+#: (a core move at a bigger table scores more hands, a sample deals more: BYOND takes
+#: 0.32 microseconds a move at four players, 0.72 at eight).
+CAP_PLAYERS = 4
+#: The pilot that sizes a capped search (StrongBot._pilot): samples, and rollouts of each
+#: entrant. Hand lengths vary (an eight-player BYOND hand runs 40 to 500 moves): one
+#: rollout misjudges a search's mean by a factor of 1.8 (sd of the log), 16 by 1.2.
+PILOT_SAMPLES = 2
+PILOT_ROLLOUTS = 2
+#: The fewest rollouts per sample a capped search fits itself to: below it the sampling
+#: of hidden hands (in Python) would cost more than the rollouts (in C) it saves.
+MIN_REPEATS = 4
 #: A decision with more candidates than this (a Target Practice Wild at eight players has
 #: over 300: colors times targets) searches the prior, every action that is no play, and
 #: the plays the greedy policy scores highest: every candidate costs a sample per round.
@@ -196,6 +211,21 @@ def select_rival(stats: Paired, rival: int, base: int, confidence: float) -> int
     return rival if mean > 0 and mean > confidence * stats.error(rival) else base
 
 
+def least_evals(rivals: int) -> int:
+    """The fewest evaluations a race of the prior and ``rivals`` can stop after: one
+    sample of every entrant in each halving round, two of the prior and the last rival.
+
+    >>> least_evals(0), least_evals(1), least_evals(2), least_evals(11)
+    (2, 4, 7, 30)
+    """
+    least = 4 if rivals else 2
+    if rivals > 1:
+        for _ in range(math.ceil(math.log2(rivals))):
+            least += rivals + 1
+            rivals = max(1, (rivals + 1) // 2)
+    return least
+
+
 class StrongBot(Bot):
     """ISMCTS over determinizations of its belief; see the module's docstring."""
 
@@ -256,6 +286,8 @@ class StrongBot(Bot):
         self._compiled = False
         #: The policy the compiled core rolls out with under the rules being searched.
         self._core_policy = "greedy"
+        #: Rollouts per sample in the current search (``repeats``, or fewer under a cap).
+        self._search_repeats = repeats
         self._core_rules: dict[tuple[str, int], str | None] = {}
         self.belief: Belief | None = None
         self.helper = HeuristicBot()
@@ -343,41 +375,102 @@ class StrongBot(Bot):
         start = time.perf_counter()
         span = None if self.think_ms is None else self.think_ms / 1000
         iterations = self.iterations if self._compiled else self.iterations // PYTHON_SHARE
+        n = len(view.players)
         # The core moves this search may play out (None: no cap), shared as the evaluations.
         cap = (
-            iterations * self.moves_per_rollout
+            iterations * self.moves_per_rollout * min(CAP_PLAYERS, n) // n
             if self.moves_per_rollout is not None
             and self._compiled
             and span is None
-            and len(view.players) >= READS_FROM
+            and n >= READS_FROM
             else None
         )
-        per_eval = self.repeats if self._compiled else 1
-        # The budget in evaluations (one candidate played out on one sample).
-        evals = max(4, iterations // per_eval)
         limit = MAX_CANDIDATES if cap is None else MAX_CANDIDATES_CAPPED
         rivals = [i for i in self._shortlist(view, choices, base, limit) if i != base]
+        per_eval = self.repeats if self._compiled else 1
+        first_move = self.moves
+        rollouts = 0  # played out so far in this search
+        length = 0 if cap is None else self._pilot(view, choices, [base, *rivals], cap)
+        if cap is not None:
+            # Too many entrants for even MIN_REPEATS rollouts of hands this long: race the
+            # best by the greedy score.
+            fitting = len(rivals)
+            while fitting > 1 and least_evals(fitting) * MIN_REPEATS * length > cap:
+                fitting -= 1
+            if fitting < len(rivals):
+                shorter = self._shortlist(view, choices, base, fitting + 1)
+                rivals = [i for i in shorter if i != base and i in rivals]
+            per_eval = self._fitted(length, least_evals(len(rivals)), cap)
+        self._search_repeats = per_eval
+        # The budget in evaluations (one candidate played out on one sample).
+        evals = max(4, iterations // per_eval)
         stats = Paired(len(choices))
-        spent = 0
         all_evals = evals
         if len(rivals) > 1:
             rounds = math.ceil(math.log2(len(rivals)))
             share = evals // 2 // rounds
             for number in range(rounds):
                 until = None if span is None else start + span * (number + 1) / (2 * rounds)
-                moves = None if cap is None else self.moves + cap * share // all_evals
-                spent += self._race(
+                # Limits count from the search's start: a round that ran over (it plays
+                # every entrant at least once) leaves the later ones less.
+                moves = (
+                    None if cap is None else first_move + cap * share * (number + 1) // all_evals
+                )
+                rollouts += self._search_repeats * self._race(
                     view, choices, base, rivals, stats, sim_rng, share, until, moves, False
                 )
                 rivals.sort(key=lambda i: -stats.mean(i))
                 rivals = rivals[: max(1, (len(rivals) + 1) // 2)]
+                if cap is not None:
+                    # The hands so far measure their length better than the pilot did.
+                    length = max(1, (self.moves - first_move) // max(rollouts, 1))
+                    left = max(0, first_move + cap - self.moves)
+                    self._search_repeats = self._fitted(length, least_evals(len(rivals)), left)
             evals -= evals // 2
         final = Paired(len(choices))
         until = None if span is None else start + span
-        moves = None if cap is None else self.moves + cap * evals // all_evals
-        spent += self._race(view, choices, base, rivals, final, sim_rng, evals, until, moves)
-        self.last_iterations = spent * per_eval
+        moves = None if cap is None else first_move + cap
+        rollouts += self._search_repeats * self._race(
+            view, choices, base, rivals, final, sim_rng, evals, until, moves
+        )
+        self.last_iterations = rollouts
         return choices[select_rival(final, rivals[0], base, self.confidence)]
+
+    def _fitted(self, length: int, least: int, moves: int) -> int:
+        """Rollouts per sample (``repeats``, or fewer down to ``MIN_REPEATS``) so that
+        ``least`` evaluations of hands ``length`` moves long fit in ``moves`` core moves.
+
+        >>> bot = StrongBot()
+        >>> bot._fitted(50, 30, 40_960), bot._fitted(200, 30, 40_960), bot._fitted(900, 30, 0)
+        (16, 6, 4)
+        """
+        if length * least * self.repeats <= moves:
+            return self.repeats
+        return max(min(MIN_REPEATS, self.repeats), moves // max(1, length * least))
+
+    def _pilot(
+        self, view: View, choices: Sequence[Action], entrants: Sequence[int], cap: int
+    ) -> int:
+        """The mean length in core moves of the hands a capped search will play out, or 0
+        when none could pass the cap: every entrant played out ``PILOT_ROLLOUTS`` times on
+        one of ``PILOT_SAMPLES`` samples of its own (a candidate that gives cards away, a
+        Target Practice Wild, makes a longer hand than the prior). The pilot's generators
+        are its own, so the search's random numbers stay as they were, and its moves do
+        not count against the cap (they are an eighth of one evaluation per entrant)."""
+        assert self.belief is not None and view.seat is not None
+        least = least_evals(len(entrants) - 1)
+        if ROLLOUT_LIMIT * least * self.repeats <= cap:
+            return 0  # no hand is long enough to pass it
+        samples = [self.belief.sample(view, random.Random(i)) for i in range(PILOT_SAMPLES)]
+        moves = rollouts = 0
+        for number, index in enumerate(entrants):
+            game = samples[number % PILOT_SAMPLES].copy()
+            if self._apply(game, view.seat, choices[index]):
+                moves += fast.playouts_counted(
+                    game, number, self._core_policy, PILOT_ROLLOUTS, ROLLOUT_LIMIT, True
+                )[1]
+                rollouts += PILOT_ROLLOUTS
+        return moves // rollouts if rollouts else 0
 
     def _shortlist(
         self, view: View, choices: Sequence[Action], base: int, limit: int = MAX_CANDIDATES
@@ -450,6 +543,7 @@ class StrongBot(Bot):
         me = view.seat
         self._compiled = self._use_core(view)
         root = Node(me)
+        self._search_repeats = self.repeats
         sim_rng = random.Random(rng.getrandbits(64))
         deadline = None if self.think_ms is None else time.perf_counter() + self.think_ms / 1000
         iterations = self.iterations if self._compiled else self.iterations // PYTHON_SHARE
@@ -558,16 +652,17 @@ class StrongBot(Bot):
             # The C core plays a hand 50-300x faster than Python, so one sampled position
             # is played out REPEATS times (fewer samples, each judged better);
             # ROLLOUT_LIMIT-long hands count for nobody.
+            repeats = self._search_repeats
             wins, moves = fast.playouts_counted(
                 game,
                 rng.getrandbits(63),
                 self._core_policy,
-                self.repeats,
+                repeats,
                 ROLLOUT_LIMIT,
                 shuffle_pile=True,
             )
             self.moves += moves
-            return [w / self.repeats for w in wins]
+            return [w / repeats for w in wins]
         steps = 0
         while not game.hand_over:
             seat = game.to_act

@@ -489,11 +489,13 @@ static inline int plain_match(const Game *g, int card)
     return r->wild[card] || r->color[card] == g->color || r->face[card] == r->face[TOP(g)];
 }
 
-/* Game.matches: a Kobe's lock, the cards with a rule of their own, plain matching. */
-static int matches(const Game *g, int seat, int card)
+/* Game.matches: a Kobe's lock, the cards with a rule of their own, plain matching; `lock`
+ * is whether the seat is locked (found once per hand of cards: looked for per card, it
+ * made a big BYOND hand's legal plays quadratic in its size). */
+static int matches_with(const Game *g, int seat, int card, int lock)
 {
     const Rules *r = g->r;
-    if (lock_blocks(g, seat, card))
+    if (lock && r->effect[card] != EF_KOBE)
         return 0;
     switch (r->effect[card]) {
     case EF_CL:
@@ -505,6 +507,11 @@ static int matches(const Game *g, int seat, int card)
     default:
         return plain_match(g, card);
     }
+}
+
+static int matches(const Game *g, int seat, int card)
+{
+    return matches_with(g, seat, card, g->r->has_locks && locked(g, seat));
 }
 
 static int is_bluff(const Game *g, int seat, int card)
@@ -1319,10 +1326,11 @@ static int legal_actions(const Game *g, int seat, Act *out)
     if (seat == g->to_act) {
         if (g->phase == PH_PLAY) {
             int any_honest = 0;
+            int lock = r->has_locks && locked(g, seat);
             for (int i = 0; i < len; i++) {
                 int c = hand[i];
                 uint64_t bit = 1ULL << (c & 63);
-                if ((seen[c >> 6] & bit) || !matches(g, seat, c))
+                if ((seen[c >> 6] & bit) || !matches_with(g, seat, c, lock))
                     continue;
                 seen[c >> 6] |= bit;
                 int bluff = is_bluff(g, seat, c);
