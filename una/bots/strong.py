@@ -42,13 +42,13 @@ to the heuristic (it sheds a card for free).
 Levels set the budget: ``strong:easy`` (512 rollouts), ``strong`` (2048, about 15 ms a
 decision), ``strong:hard`` (8192), or a number of rollouts (``strong:5000``);
 ``think_ms`` replaces it by a time budget. From three players a search also stops after
-``MOVES_PER_ROLLOUT`` core moves per rollout of the budget (hands there run long; past
-``CAP_PLAYERS`` players the cap shrinks as ``4 / players``, a move costing more there): a
-pilot measures how long the hands are, and where even the race's fewest samples would pass
-the cap, each sample is played out fewer times (``MIN_REPEATS`` at least) and fewer
-candidates race. A decision with too many candidates races the best few by the greedy
-policy's score (``MAX_CANDIDATES``). Under a rollout budget the same view and the same
-generator state give the same move.
+``MOVES_PER_ROLLOUT`` core moves per rollout of the budget (hands there run long). A pilot
+measures how long the hands are; where even the race's fewest samples would pass the cap
+``FIT_ABOVE`` times over (BYOND at six to eight players), the search fits itself to it:
+a cap shrunk as ``4 / players``, fewer rollouts a sample (``MIN_REPEATS`` at least),
+fewer candidates if need be, and ``FINAL_SAMPLES`` for its final test. A decision with
+too many candidates races the best few by the greedy policy's score (``MAX_CANDIDATES``).
+Under a rollout budget the same view and the same generator state give the same move.
 
 >>> import random
 >>> from una.engine import Game
@@ -104,15 +104,26 @@ READS_FROM = 3
 #: a heads-up one) and every sample deals more hands, so a budget of rollouts alone took
 #: 50-100 ms a decision. Heads-up the rollouts run out first.
 MOVES_PER_ROLLOUT = 20
-#: The table size the cap of moves is set for: past it the cap shrinks as ``4 / players``
-#: (a core move at a bigger table scores more hands, a sample deals more: BYOND takes
-#: 0.32 microseconds a move at four players, 0.72 at eight).
+#: The table size the cap of moves is set for: a search fitted to it (FIT_ABOVE) past
+#: this many players has its cap shrunk as ``4 / players`` (a core move there scores more
+#: hands, a sample deals more: BYOND took 0.32 microseconds a move at four players, 0.72
+#: at eight).
 CAP_PLAYERS = 4
 #: The pilot that sizes a capped search (StrongBot._pilot): samples, and rollouts of each
 #: entrant. Hand lengths vary (an eight-player BYOND hand runs 40 to 500 moves): one
 #: rollout misjudges a search's mean by a factor of 1.8 (sd of the log), 16 by 1.2.
 PILOT_SAMPLES = 2
 PILOT_ROLLOUTS = 2
+#: The fewest samples the final comparison of a fitted search stops after. Its rule (one
+#: standard error above zero) needs an error estimated from more than 2 or 3 samples: on
+#: so few a rival that is no better passes about a quarter of the time.
+FINAL_SAMPLES = 4
+#: A capped search fits itself to its cap only where the fewest samples its race needs
+#: would pass the cap more than this many times over. Fitting every search that passed it
+#: (six-player Alupula, hands of about 140 moves, just over) cost 3 points there (17.2%
+#: against 20.0% over 1,200 games, par 16.7%): there the bot stays as it was, inside the
+#: think-time bound already. Eight-player BYOND (300 moves a hand) lost nothing by it.
+FIT_ABOVE = 3
 #: The fewest rollouts per sample a capped search fits itself to: below it the sampling
 #: of hidden hands (in Python) would cost more than the rollouts (in C) it saves.
 MIN_REPEATS = 4
@@ -212,13 +223,14 @@ def select_rival(stats: Paired, rival: int, base: int, confidence: float) -> int
 
 
 def least_evals(rivals: int) -> int:
-    """The fewest evaluations a race of the prior and ``rivals`` can stop after: one
-    sample of every entrant in each halving round, two of the prior and the last rival.
+    """The fewest evaluations a capped race of the prior and ``rivals`` can stop after:
+    one sample of every entrant in each halving round, ``FINAL_SAMPLES`` of the prior and
+    the last rival (two of the prior alone).
 
     >>> least_evals(0), least_evals(1), least_evals(2), least_evals(11)
-    (2, 4, 7, 30)
+    (2, 8, 11, 34)
     """
-    least = 4 if rivals else 2
+    least = 2 * FINAL_SAMPLES if rivals else 2
     if rivals > 1:
         for _ in range(math.ceil(math.log2(rivals))):
             least += rivals + 1
@@ -378,7 +390,7 @@ class StrongBot(Bot):
         n = len(view.players)
         # The core moves this search may play out (None: no cap), shared as the evaluations.
         cap = (
-            iterations * self.moves_per_rollout * min(CAP_PLAYERS, n) // n
+            iterations * self.moves_per_rollout
             if self.moves_per_rollout is not None
             and self._compiled
             and span is None
@@ -390,17 +402,23 @@ class StrongBot(Bot):
         per_eval = self.repeats if self._compiled else 1
         first_move = self.moves
         rollouts = 0  # played out so far in this search
-        length = 0 if cap is None else self._pilot(view, choices, [base, *rivals], cap)
+        # Hands too long for the cap (see FIT_ABOVE): the search fits itself to a cap that
+        # shrinks past CAP_PLAYERS, counted from its start, with fewer rollouts a sample.
+        fitted = False
         if cap is not None:
-            # Too many entrants for even MIN_REPEATS rollouts of hands this long: race the
-            # best by the greedy score.
-            fitting = len(rivals)
-            while fitting > 1 and least_evals(fitting) * MIN_REPEATS * length > cap:
-                fitting -= 1
-            if fitting < len(rivals):
-                shorter = self._shortlist(view, choices, base, fitting + 1)
-                rivals = [i for i in shorter if i != base and i in rivals]
-            per_eval = self._fitted(length, least_evals(len(rivals)), cap)
+            length = self._pilot(view, choices, [base, *rivals], cap)
+            if length * least_evals(len(rivals)) * self.repeats > FIT_ABOVE * cap:
+                fitted = True
+                cap = cap * min(CAP_PLAYERS, n) // n
+                # Too many entrants for even MIN_REPEATS rollouts: race the best by the
+                # greedy score.
+                fitting = len(rivals)
+                while fitting > 1 and least_evals(fitting) * MIN_REPEATS * length > cap:
+                    fitting -= 1
+                if fitting < len(rivals):
+                    shorter = self._shortlist(view, choices, base, fitting + 1)
+                    rivals = [i for i in shorter if i != base and i in rivals]
+                per_eval = self._fitted(length, least_evals(len(rivals)), cap)
         self._search_repeats = per_eval
         # The budget in evaluations (one candidate played out on one sample).
         evals = max(4, iterations // per_eval)
@@ -411,17 +429,18 @@ class StrongBot(Bot):
             share = evals // 2 // rounds
             for number in range(rounds):
                 until = None if span is None else start + span * (number + 1) / (2 * rounds)
-                # Limits count from the search's start: a round that ran over (it plays
-                # every entrant at least once) leaves the later ones less.
-                moves = (
-                    None if cap is None else first_move + cap * share * (number + 1) // all_evals
-                )
+                moves = None
+                if cap is not None:
+                    # Fitted, the limits count from the search's start: a round that ran
+                    # over (it plays every entrant once) leaves the later ones less.
+                    since = first_move if fitted else self.moves
+                    moves = since + cap * share * (number + 1 if fitted else 1) // all_evals
                 rollouts += self._search_repeats * self._race(
-                    view, choices, base, rivals, stats, sim_rng, share, until, moves, False
+                    view, choices, base, rivals, stats, sim_rng, share, until, moves, 1
                 )
                 rivals.sort(key=lambda i: -stats.mean(i))
                 rivals = rivals[: max(1, (len(rivals) + 1) // 2)]
-                if cap is not None:
+                if fitted and cap is not None:
                     # The hands so far measure their length better than the pilot did.
                     length = max(1, (self.moves - first_move) // max(rollouts, 1))
                     left = max(0, first_move + cap - self.moves)
@@ -429,10 +448,13 @@ class StrongBot(Bot):
             evals -= evals // 2
         final = Paired(len(choices))
         until = None if span is None else start + span
-        moves = None if cap is None else first_move + cap
+        moves = None
+        if cap is not None:
+            moves = first_move + cap if fitted else self.moves + cap * evals // all_evals
         rollouts += self._search_repeats * self._race(
-            view, choices, base, rivals, final, sim_rng, evals, until, moves
-        )
+            view, choices, base, rivals, final, sim_rng, evals, until, moves,
+            FINAL_SAMPLES if fitted else 2,
+        )  # fmt: skip
         self.last_iterations = rollouts
         return choices[select_rival(final, rivals[0], base, self.confidence)]
 
@@ -441,7 +463,7 @@ class StrongBot(Bot):
         ``least`` evaluations of hands ``length`` moves long fit in ``moves`` core moves.
 
         >>> bot = StrongBot()
-        >>> bot._fitted(50, 30, 40_960), bot._fitted(200, 30, 40_960), bot._fitted(900, 30, 0)
+        >>> bot._fitted(80, 30, 40_960), bot._fitted(200, 30, 40_960), bot._fitted(900, 30, 0)
         (16, 6, 4)
         """
         if length * least * self.repeats <= moves:
@@ -459,7 +481,7 @@ class StrongBot(Bot):
         not count against the cap (they are an eighth of one evaluation per entrant)."""
         assert self.belief is not None and view.seat is not None
         least = least_evals(len(entrants) - 1)
-        if ROLLOUT_LIMIT * least * self.repeats <= cap:
+        if ROLLOUT_LIMIT * least * self.repeats <= FIT_ABOVE * cap:
             return 0  # no hand is long enough to pass it
         samples = [self.belief.sample(view, random.Random(i)) for i in range(PILOT_SAMPLES)]
         moves = rollouts = 0
@@ -502,12 +524,12 @@ class StrongBot(Bot):
         evals: int,
         until: float | None,
         moves: int | None = None,
-        final: bool = True,
+        at_least: int = 2,
     ) -> int:
-        """Play ``base`` and ``rivals`` out on fresh samples (at least 2, or 1 in a round
-        that is not ``final`` under a cap of ``moves``; up to ``evals``
-        evaluations, or until the clock reads ``until``, or until the core has played
-        ``moves`` moves since the bot was made), adding each rival's paired
+        """Play ``base`` and ``rivals`` out on fresh samples (at least 2, or ``at_least``
+        under a cap of ``moves``; up to ``evals`` evaluations, or until the clock reads
+        ``until``, or until the core has played ``moves`` moves since the bot was made),
+        adding each rival's paired
         difference to ``stats``; returns the evaluations spent."""
         assert view.seat is not None and self.belief is not None
         me = view.seat
@@ -518,8 +540,8 @@ class StrongBot(Bot):
             if until is not None and done >= 2 and time.perf_counter() >= until:
                 break
             # A round of the halving may stop after one sample (it only ranks); the final
-            # comparison needs two for its error.
-            if moves is not None and done >= (2 if final else 1) and self.moves >= moves:
+            # comparison needs 2 for its error, FINAL_SAMPLES when fitted to its cap.
+            if moves is not None and done >= at_least and self.moves >= moves:
                 break
             tries += 1
             sampled = self.belief.sample(view, rng)
