@@ -122,7 +122,8 @@ FINAL_SAMPLES = 4
 #: would pass the cap more than this many times over. Fitting every search that passed it
 #: (six-player Alupula, hands of about 140 moves, just over) cost 3 points there (17.2%
 #: against 20.0% over 1,200 games, par 16.7%): there the bot stays as it was, inside the
-#: think-time bound already. Eight-player BYOND (300 moves a hand) lost nothing by it.
+#: think-time bound already. Eight-player BYOND (300 moves a hand) lost nothing
+#: measurable by it (400 games).
 FIT_ABOVE = 3
 #: The fewest rollouts per sample a capped search fits itself to: below it the sampling
 #: of hidden hands (in Python) would cost more than the rollouts (in C) it saves.
@@ -529,8 +530,7 @@ class StrongBot(Bot):
         """Play ``base`` and ``rivals`` out on fresh samples (at least 2, or ``at_least``
         under a cap of ``moves``; up to ``evals`` evaluations, or until the clock reads
         ``until``, or until the core has played ``moves`` moves since the bot was made),
-        adding each rival's paired
-        difference to ``stats``; returns the evaluations spent."""
+        adding each rival's paired difference to ``stats``; returns the evaluations spent."""
         assert view.seat is not None and self.belief is not None
         me = view.seat
         entrants = [base, *rivals]
