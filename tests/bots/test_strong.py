@@ -495,7 +495,9 @@ def test_from_three_players_a_search_stops_at_its_cap_of_core_moves() -> None:
         StrongBot(moves_per_rollout=0)
 
 
-def test_at_a_big_table_of_long_hands_a_search_fits_its_rollouts_to_its_cap() -> None:
+def test_at_a_big_table_of_long_hands_a_search_fits_its_rollouts_to_its_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Eight BYOND players, 29 candidates: hands of 150-500 core moves, so the fewest
     samples of the race at REPEATS rollouts would pass the cap more than FIT_ABOVE times.
     The search fits itself to a cap shrunk as ``4 / players`` past CAP_PLAYERS: fewer
@@ -516,8 +518,17 @@ def test_at_a_big_table_of_long_hands_a_search_fits_its_rollouts_to_its_cap() ->
         game.apply(seat, helper.choose(game.view_for(seat), rng) or game.legal_actions(seat)[0])
     view = game.view_for(seat)
     capped, free = StrongBot(), StrongBot(moves_per_rollout=None)
+    finals: list[int] = []
+    select = strong.select_rival
+
+    def counted(stats: strong.Paired, rival: int, base: int, confidence: float) -> int:
+        finals.append(stats.count[rival])
+        return select(stats, rival, base, confidence)
+
+    monkeypatch.setattr(strong, "select_rival", counted)
     action = capped.choose(view, random.Random(5))
     assert action in view.legal
+    assert finals and finals[0] >= strong.FINAL_SAMPLES  # its final test had its samples
     free.choose(view, random.Random(5))
     cap = strong.LEVELS["normal"] * strong.MOVES_PER_ROLLOUT * strong.CAP_PLAYERS // 8
     assert strong.MIN_REPEATS <= capped._search_repeats < strong.REPEATS
