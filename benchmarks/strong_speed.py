@@ -47,6 +47,7 @@ def main() -> None:
     chosen = hashlib.sha256()
     for hand in range(args.hands):
         bot = make_bot(args.bot) if settings is None else StrongBot(**settings)
+        bot.goal = "hand"  # one hand a game, as una sim without --matches
         original = bot.choose
 
         def timed(view, rng, original=original, bot=bot):  # type: ignore[no-untyped-def]

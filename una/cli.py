@@ -274,7 +274,8 @@ def sim(
 ) -> None:
     """Bots against bots: wins, win rates with 95% intervals, points and turns.
 
-    A game is one hand unless --matches. Seats rotate from game to game.
+    A game is one hand unless --matches, and the bots play for what a game is: the hand,
+    or the match its rules score. Seats rotate from game to game.
     """
     from una.sim.commands import sim_main
 

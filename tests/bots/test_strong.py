@@ -189,6 +189,49 @@ def test_rollouts_run_in_the_core_on_every_preset(preset: str) -> None:
         assert bot._core_policy == policy
 
 
+@pytest.mark.parametrize(
+    ("preset", "goal", "sign"),
+    [
+        ("standard", "match", 0),  # winner_takes_all: only the hand's winner scores
+        ("telegram", "match", 1),  # discards_minus_hand: every player, more is better
+        ("byond", "match", -1),  # penalty: every player, less is better
+        ("telegram", "hand", 0),  # a game of one hand: who goes out
+    ],
+)
+def test_playing_a_match_where_everyone_scores_a_rollout_is_worth_its_points(
+    preset: str, goal: str, sign: int
+) -> None:
+    """Where every player scores each hand, a hand won is only part of the match: the
+    bot playing for it values a rollout by the points its seat scored against the
+    table's mean; elsewhere, or playing one hand, by the hand won."""
+    from una.engine import fast
+
+    if not fast.available():
+        pytest.skip("the compiled core is not built")
+    bot = StrongBot(level="easy")
+    bot.goal = goal
+    for seed in range(40):  # a position with more than one choice: a search
+        game = Game(preset, 3, seed=seed)
+        seat = game.to_act
+        assert seat is not None
+        bot.choose(game.view_for(seat), random.Random(1))
+        if bot._compiled:
+            break
+    assert bot._points_sign == sign
+    bot._search_repeats = 8
+    values = bot._rollout(game, random.Random(5))
+    wins, _, points = fast.playouts_counted(
+        game, random.Random(5).getrandbits(63), bot._core_policy, 8, strong.ROLLOUT_LIMIT, True
+    )
+    if sign:
+        mean = sum(points) / 3
+        expected = [1 / 3 + sign * (p - mean) / (8 * strong.POINTS_PER_WIN) for p in points]
+        assert values == pytest.approx(expected)
+        assert len(set(points)) > 1  # the points tell the seats apart
+    else:
+        assert values == [w / 8 for w in wins]
+
+
 def _many_choices(preset: str = "standard") -> tuple[Game, int]:
     """A position where the seat to act has several distinct turn actions."""
     for seed in range(200):

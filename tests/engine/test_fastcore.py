@@ -420,7 +420,7 @@ GREEDY_RULES_MORE = (
 def test_playouts_from_greedy_is_the_python_reference(core: Any, rules: Any) -> None:
     # Positions of every phase (reached by the random policy), played on by both policies
     # in C and in Python: the same wins per seat, repeat after repeat on one generator,
-    # and the same count of moves.
+    # the same count of moves and the same points per seat (the rule set's scoring).
     assert fast.supports_greedy(rules)
     phases: Counter[Phase] = Counter()
     for players in range(2, 11) if rules == "standard" else (2, 3, 5, 8):
@@ -467,8 +467,10 @@ def test_greedy_playouts_on_every_card_are_the_python_reference(core: Any, rules
         step = Rng(seed ^ 5)
         while not game.hand_over:
             probe = seed + len(game.log)
-            c_wins, moves = fast.playouts_counted(game, probe, "greedy", 2, shuffle_pile=True)
-            assert (c_wins, moves) == fast.playouts_counted_py(
+            c_wins, moves, points = fast.playouts_counted(
+                game, probe, "greedy", 2, shuffle_pile=True
+            )
+            assert (c_wins, moves, points) == fast.playouts_counted_py(
                 game, probe, "greedy", 2, shuffle_pile=True
             )
             assert sum(c_wins) <= 2
@@ -594,9 +596,9 @@ def test_playouts_from_bad_arguments(core: Any) -> None:
     with pytest.raises(ValueError, match="limit: must be 1"):
         core.playouts_from(*args, 1, 1, 1, 0, False)
     # A limit too short for any hand: nobody wins, and each playout counts the limit.
-    assert core.playouts_from(*args, 1, 1, 4, 1, True) == ((0, 0), 4)
-    wins, moves = fast.playouts_counted(game, 1, "greedy", 3, limit=2)
-    assert (wins, moves) == ((0, 0), 6) == fast.playouts_counted_py(game, 1, "greedy", 3, limit=2)
+    assert core.playouts_from(*args, 1, 1, 4, 1, True) == ((0, 0), 4, (0, 0))
+    counted = fast.playouts_counted(game, 1, "greedy", 3, limit=2)
+    assert counted == ((0, 0), 6, (0, 0)) == fast.playouts_counted_py(game, 1, "greedy", 3, limit=2)
 
 
 def test_the_cores_twister_is_pythons_random(core: Any) -> None:

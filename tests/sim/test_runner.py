@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from una.bots import make_bot
 from una.engine import Record, RuleSet
 from una.sim.report import summarize
 from una.sim.runner import SimConfig, core_unsupported, derive_seed, play_game, run
@@ -51,6 +52,25 @@ def test_matches_and_records(tmp_path: Path) -> None:
         assert game.match_over and game.winner == result.winner
         assert tuple(game.scores) == result.points and game.hand_number == result.hands
         assert max(game.scores) >= 100
+
+
+@pytest.mark.parametrize("matches", [False, True])
+def test_bots_play_for_what_a_game_is(monkeypatch: pytest.MonkeyPatch, matches: bool) -> None:
+    # One hand a game: the bots are told the table counts who goes out; a match: they
+    # play for the match their rule set's scoring decides.
+    from una.sim import runner
+
+    made: list[Any] = []
+
+    def spy(spec: str, think_ms: float | None = None) -> Any:
+        made.append(make_bot(spec, think_ms))
+        return made[-1]
+
+    monkeypatch.setattr(runner, "make_bot", spy)
+    rules = RuleSet.from_json({"preset": "telegram", "target": 60})
+    play_game(SimConfig(rules, 2, 1, ("heuristic",), seed=3, matches=matches), 0)
+    assert len(made) == 2
+    assert {bot.goal for bot in made} == {"match" if matches else "hand"}
 
 
 def test_derived_seeds_are_stable() -> None:

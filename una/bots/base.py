@@ -45,6 +45,10 @@ class Bot(abc.ABC):
     level: int | str | None = None
     #: Whether the driver should call :meth:`observe` after every action.
     observes: bool = False
+    #: What the bot plays for: ``"match"``, the game the rule set describes (its scoring
+    #: decides it), or ``"hand"``, where the table counts only who goes out (``una sim``
+    #: without ``--matches``). A bot may play both the same.
+    goal: str = "match"
 
     @abc.abstractmethod
     def choose(self, view: View, rng: random.Random) -> Action | None:

@@ -35,6 +35,11 @@ take, stack or take, draw or play, play or keep a drawn card, targets) is search
    reshuffled for each: sampling a position costs about as much as 16 playouts. A rule
    set the core does not play rolls out on the Python engine with the random policy and
    the budget divided by ``PYTHON_SHARE``.
+4. **What a rollout is worth**: the hand won, or, playing a match (``goal``) whose
+   scoring scores every player each hand (``discards_minus_hand``: the Telegram game;
+   ``penalty``: BYOND), the points the seat scored against the table's mean
+   (:data:`SCORED_BY_ALL`): there a hand's winner gains a few dozen points on the others,
+   and what the others keep or shed moves their totals as much.
 
 UNO calls and catches are never searched (they are always right), and a jump-in is left
 to the heuristic (it sheds a card for free).
@@ -94,6 +99,12 @@ CONFIDENCE = 1.0
 REPEATS = 16
 #: A rollout longer than this many actions is scored as a draw (a blocked, looping hand).
 ROLLOUT_LIMIT = 500
+#: The scorings under which every player scores each hand, and whether more is better:
+#: playing for the match there, a rollout is worth the points the seat scored against the
+#: table's mean (the first term of its chance to win the match), not the hand won.
+SCORED_BY_ALL: dict[str, int] = {"discards_minus_hand": 1, "penalty": -1}
+#: Points that make a rollout worth one hand won (so values stay near 0-1 for UCB1).
+POINTS_PER_WIN = 100
 #: From this many players up the bot reads opponents as ``heuristic``-like players (the
 #: belief's ``reads_plays`` and ``reads_choices``) and its rollouts challenge as they do
 #: (``"challenging"``): at four players that wins 2.1 more hands in 100 (docs/benchmarks.md);
@@ -301,7 +312,12 @@ class StrongBot(Bot):
         self._core_policy = "greedy"
         #: Rollouts per sample in the current search (``repeats``, or fewer under a cap).
         self._search_repeats = repeats
-        self._core_rules: dict[tuple[str, int], str | None] = {}
+        #: Per rule set and table size: the core's rollout policy (None: the Python
+        #: engine's) and the sign of its points when every player scores (SCORED_BY_ALL).
+        self._core_rules: dict[tuple[str, int], tuple[str | None, int]] = {}
+        #: +1 or -1: rollouts are worth points (SCORED_BY_ALL, playing for the match);
+        #: 0: the hand won.
+        self._points_sign = 0
         self.belief: Belief | None = None
         self.helper = HeuristicBot()
         #: How many iterations the last search ran (for benchmarks).
@@ -652,8 +668,9 @@ class StrongBot(Bot):
                 policy = wanted
             elif fast.supports(rules, n):
                 policy = "random"
-            self._core_rules[key] = policy
-        policy = self._core_rules[key]
+            self._core_rules[key] = policy, SCORED_BY_ALL.get(rules.scoring, 0)
+        policy, sign = self._core_rules[key]
+        self._points_sign = sign if self.goal == "match" else 0
         if policy is None:
             return False
         self._core_policy = policy
@@ -675,7 +692,7 @@ class StrongBot(Bot):
             # is played out REPEATS times (fewer samples, each judged better);
             # ROLLOUT_LIMIT-long hands count for nobody.
             repeats = self._search_repeats
-            wins, moves = fast.playouts_counted(
+            wins, moves, points = fast.playouts_counted(
                 game,
                 rng.getrandbits(63),
                 self._core_policy,
@@ -684,6 +701,8 @@ class StrongBot(Bot):
                 shuffle_pile=True,
             )
             self.moves += moves
+            if self._points_sign:
+                return self._worth(points, repeats)
             return [w / repeats for w in wins]
         steps = 0
         while not game.hand_over:
@@ -697,6 +716,22 @@ class StrongBot(Bot):
                 return [1.0 / game.n] * game.n
         result = game.hand_result
         assert result is not None
+        if self._points_sign:
+            return self._worth(result.points, 1)
         rewards = [0.0] * game.n
         rewards[result.winner] = 1.0
         return rewards
+
+    def _worth(self, points: Sequence[int], rollouts: int) -> list[float]:
+        """What ``rollouts`` rollouts that scored ``points`` in all are worth to each seat
+        when every player scores (SCORED_BY_ALL): her points against the table's mean,
+        POINTS_PER_WIN to a hand won, around the even share.
+
+        >>> bot = StrongBot()
+        >>> bot._points_sign = 1
+        >>> [round(value, 3) for value in bot._worth([120, 0, -30, 30], 2)]
+        [0.7, 0.1, -0.05, 0.25]
+        """
+        mean = sum(points) / len(points)
+        scale = self._points_sign / (rollouts * POINTS_PER_WIN)
+        return [1 / len(points) + (p - mean) * scale for p in points]

@@ -2812,7 +2812,7 @@ static PyObject *py_playouts_from(PyObject *self, PyObject *args)
         PyMem_RawFree(g);
         return PyErr_NoMemory();
     }
-    long wins[MAXP] = {0};
+    long wins[MAXP] = {0}, points[MAXP] = {0};
     long total = 0;
     uint64_t policy = policy_seed;
     int n = g->n;
@@ -2824,19 +2824,27 @@ static PyObject *py_playouts_from(PyObject *self, PyObject *args)
             shuffle(&order, work->pile, work->plen);
         }
         long moves = play_out_with(work, &policy, kind, limit);
-        if (moves >= 0)
+        if (moves >= 0) {
             wins[work->hand_winner]++;
+            for (int s = 0; s < n; s++)
+                points[s] += work->hand_points[s];
+        }
         total += moves >= 0 ? moves : limit;
     }
     Py_END_ALLOW_THREADS
     PyMem_RawFree(work);
     PyMem_RawFree(g);
-    PyObject *per_seat = PyTuple_New(n);
-    if (per_seat == NULL)
+    PyObject *per_seat = PyTuple_New(n), *scored = PyTuple_New(n);
+    if (per_seat == NULL || scored == NULL) {
+        Py_XDECREF(per_seat);
+        Py_XDECREF(scored);
         return NULL;
-    for (int s = 0; s < n; s++)
+    }
+    for (int s = 0; s < n; s++) {
         PyTuple_SET_ITEM(per_seat, s, PyLong_FromLong(wins[s]));
-    return Py_BuildValue("Nl", per_seat, total);
+        PyTuple_SET_ITEM(scored, s, PyLong_FromLong(points[s]));
+    }
+    return Py_BuildValue("NlN", per_seat, total, scored);
 }
 
 /* una.sim.driver.Table._offer_out_of_turn with a random bot in every seat: each seat but

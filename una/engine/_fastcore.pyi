@@ -48,7 +48,7 @@ def playouts_from(
     limit: int,
     shuffle_pile: bool,
     /,
-) -> tuple[tuple[int, ...], int]: ...
+) -> tuple[tuple[int, ...], int, tuple[int, ...]]: ...
 def sim_games(
     rules: bytes,
     games: Sequence[tuple[int, int, Sequence[int]]],

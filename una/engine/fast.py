@@ -678,13 +678,15 @@ def playouts_counted(
     repeats: int = 1,
     limit: int = MOVE_LIMIT,
     shuffle_pile: bool = False,
-) -> tuple[tuple[int, ...], int]:
-    """:func:`playouts_from`, and the moves the playouts made in all (one stopped at
-    ``limit`` counts ``limit``): the work spent, for a searcher with a budget of it.
+) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    """:func:`playouts_from`, the moves the playouts made in all (one stopped at ``limit``
+    counts ``limit``: the work spent, for a searcher with a budget of it), and the points
+    each seat scored in all (the hand's points under the rule set's scoring, summed over
+    the playouts that finished).
 
-    >>> game = Game("standard", players=2, seed=5)
-    >>> wins, moves = playouts_counted(game, seed=1, policy="greedy", repeats=50)
-    >>> moves > 50, (wins, moves) == playouts_counted_py(game, 1, "greedy", 50)
+    >>> game = Game("telegram", players=2, seed=5)
+    >>> wins, moves, points = playouts_counted(game, seed=1, policy="greedy", repeats=50)
+    >>> moves > 50, (wins, moves, points) == playouts_counted_py(game, 1, "greedy", 50)
     (True, True)
     """
     if policy not in POLICIES:
@@ -694,9 +696,11 @@ def playouts_counted(
     if game.hand_over:
         result = game.hand_result
         wins = [0] * game.n
+        points = [0] * game.n
         if result is not None:
             wins[result.winner] = repeats
-        return tuple(wins), 0
+            points = [p * repeats for p in result.points]
+        return tuple(wins), 0, tuple(points)
     # One cache lookup (a searcher calls this thousands of times a decision): every
     # policy runs in C wherever the core plays the rules (supports_greedy).
     table = _compile(game.rules, game.n)
@@ -733,10 +737,11 @@ def playouts_counted_py(
     repeats: int = 1,
     limit: int = MOVE_LIMIT,
     shuffle_pile: bool = False,
-) -> tuple[tuple[int, ...], int]:
+) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
     """:func:`playouts_counted` on copies of the Python game (the reference)."""
     rng = Rng(seed & _MASK)
     wins = [0] * game.n
+    points = [0] * game.n
     total = 0
     for repeat in range(repeats):
         twin = game.copy()
@@ -756,8 +761,9 @@ def playouts_counted_py(
                 moves += greedy_jump_ins(twin)
         if twin.hand_over and twin.hand_result is not None:
             wins[twin.hand_result.winner] += 1
+            points = [p + q for p, q in zip(points, twin.hand_result.points, strict=True)]
         total += moves if twin.hand_over else limit
-    return tuple(wins), total
+    return tuple(wins), total, tuple(points)
 
 
 def playout_from_py(game: Game, seed: int) -> int:

@@ -95,6 +95,9 @@ def play_game(config: SimConfig, index: int) -> GameResult:
     names = [f"{spec} ({seat})" for seat, spec in enumerate(specs)]
     game = Game(config.rules, names, seed=derive_seed(config.seed, "game", index), dealer=dealer)
     agents = [make_bot(spec, think_ms=config.think_ms) for spec in specs]
+    if not config.matches:
+        for agent in agents:
+            agent.goal = "hand"  # the game is the hand: who goes out wins it
     rngs = [random.Random(derive_seed(config.seed, "bot", index, s)) for s in range(game.n)]
     table = Table(game, agents, rngs)
     if config.matches:
