@@ -24,6 +24,7 @@ from __future__ import annotations
 import abc
 import random
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from una.engine.actions import Action, Kind
 from una.engine.cards import Card, Color
@@ -48,7 +49,7 @@ class Bot(abc.ABC):
     #: What the bot plays for: ``"match"``, the game the rule set describes (its scoring
     #: decides it), or ``"hand"``, where the table counts only who goes out (``una sim``
     #: without ``--matches``). A bot may play both the same.
-    goal: str = "match"
+    goal: Literal["match", "hand"] = "match"
 
     @abc.abstractmethod
     def choose(self, view: View, rng: random.Random) -> Action | None:
