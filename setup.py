@@ -10,6 +10,7 @@ setup(
             "una.engine._fastcore",
             ["una/engine/_fastcore.c"],
             extra_compile_args=["-O2"],
+            libraries=["m"],
             optional=True,
         )
     ]

@@ -249,8 +249,8 @@ def test_rollouts_without_signal_keep_the_heuristics_choice() -> None:
     game, seat = _many_choices()
 
     class Blind(StrongBot):
-        def _rollout(self, game, rng):  # type: ignore[no-untyped-def]
-            return [0.5] * game.n
+        def _evaluate(self, sampled, seat, actions, seed):  # type: ignore[no-untyped-def]
+            return [0.5] * len(actions)
 
     for seed in range(10):
         view = game.view_for(seat)
@@ -271,10 +271,8 @@ def test_pure_noise_rarely_replaces_the_heuristics_choice() -> None:
     game, seat = _many_choices()
 
     class Noisy(StrongBot):
-        def _rollout(self, game, rng):  # type: ignore[no-untyped-def]
-            rewards = [0.0] * game.n
-            rewards[self.noise.randrange(game.n)] = 1.0
-            return rewards
+        def _evaluate(self, sampled, seat, actions, seed):  # type: ignore[no-untyped-def]
+            return [float(self.noise.randrange(sampled.n) == seat) for _ in actions]
 
     moved = 0
     decisions = 40
@@ -612,3 +610,53 @@ def test_a_decision_with_too_many_candidates_searches_the_best_by_the_greedy_sco
     assert dropped
     assert min(scores[i] for i in kept if i in scores) >= max(scores[i] for i in dropped)
     assert bot.choose(view, random.Random(4)) in [choices[i] for i in kept]
+
+
+def test_the_core_deals_checked_hands_as_python_does(
+    core: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``reads_choices`` deals in C (fast.deal_checked, its tests packed): every sampled
+    hand, and the generator after it, are those of the Python deal, and each packed test
+    judges a hand as ChoiceTest.passes does."""
+    from una.engine import fast
+
+    compared = 0
+    for seed in range(4):
+        game = Game("standard", players=4, seed=seed)
+        reading = Belief(0, reads_choices=True)
+        reading.update(game.view_for(0))
+        bots = [make_bot("heuristic") for _ in range(game.n)]
+
+        def watch(
+            seat: int,
+            action: Action,
+            events: object,
+            game: Game = game,
+            reading: Belief = reading,
+        ) -> None:
+            reading.update(game.view_for(0), seat, action)
+
+        table = Table(game, bots, [random.Random(seed * 5 + s) for s in range(game.n)], watch)
+        while not game.hand_over:
+            table.step()
+            if game.hand_over or game.to_act != 0:
+                continue
+            view = game.view_for(0)
+            checks = reading._checked(view, [[] for _ in range(game.n)])
+            for seat, of in checks.items():
+                for check in of:
+                    for hand in (list(game.hands[seat]), list(game.hands[(seat + 1) % 4])):
+                        assert check.packed is not None
+                        assert fast._fastcore.choice_passes(check.packed, hand) == check.passes(
+                            hand
+                        )
+            for k in range(3):
+                in_c, in_python = random.Random(k), random.Random(k)
+                sampled = reading.sample(view, in_c)
+                with monkeypatch.context() as patch:
+                    patch.setattr(fast, "ENABLED", False)
+                    reference = reading.sample(view, in_python)
+                assert sampled.hands == reference.hands
+                assert in_c.getstate() == in_python.getstate()
+                compared += bool(checks)
+    assert compared > 20

@@ -608,3 +608,88 @@ def test_the_cores_twister_is_pythons_random(core: Any) -> None:
         for n in (2, 3, 4, 7, 64, 1000, 2**20 + 1):
             expected = random.Random(seed)
             assert core.mt_randrange(seed, n, 50) == [expected.randrange(n) for _ in range(50)]
+
+
+def test_rng_shuffle_and_sample_are_pythons_random(core: Any) -> None:
+    """The belief's shuffles and samples in C draw as random.Random does: the same
+    order, the same indices (both of sample's ways: a pool and a set of the selected),
+    and the generator left in the same state."""
+    for seed in range(40):
+        for n in (*range(0, 30), 45, 80, 107, 160, 1000):
+            expected, rng = random.Random(seed), random.Random(seed)
+            items = [f"c{i}" for i in range(n)]
+            shuffled = list(items)
+            expected.shuffle(items)
+            fast.rng_shuffle(shuffled, rng)
+            assert shuffled == items and rng.getstate() == expected.getstate()
+            for k in {0, 1, 5, 6, 7, 21, n // 3, n // 2, n}:
+                if k <= n:
+                    assert fast.rng_sample(rng, n, k) == expected.sample(range(n), k), (n, k)
+                    assert rng.getstate() == expected.getstate()
+    with pytest.raises(ValueError, match="Sample larger than population"):
+        core.rng_sample(random.Random(1).getrandbits, 3, 4)
+
+
+def test_rng_helpers_leave_other_generators_to_python() -> None:
+    class Fixed(random.Random):
+        def random(self) -> float:
+            return 0.0
+
+    items = list(range(10))
+    fast.rng_shuffle(items, Fixed(3))
+    expected = list(range(10))
+    Fixed(3).shuffle(expected)
+    assert items == expected
+    assert fast.rng_sample(Fixed(3), 10, 4) == Fixed(3).sample(range(10), 4)
+
+
+@pytest.mark.parametrize("rules", GREEDY_RULES)
+def test_playouts_after_is_the_python_reference(core: Any, rules: Any) -> None:
+    """The strong bot's race: the candidates applied in the core and played out give what
+    Game.apply and playouts_counted give in Python, and the list stops at the first action
+    that is illegal in the position (here: a card another seat holds)."""
+    phases: Counter[Phase] = Counter()
+    stopped = 0
+    for players in (2, 3, 5, 8):
+        for index in range(3):
+            seed = players * 104729 + index
+            game = Game(rules, players, seed=seed)
+            rng, step = Rng(seed), Rng(seed ^ 9)
+            while not game.hand_over:
+                phases[game.phase] += 1
+                seat = game.to_act
+                assert seat is not None
+                actions = list(game.legal_actions(seat))[:8]
+                # A card only another seat holds, played: illegal for this one.
+                foreign = [c for c in game.hands[(seat + 1) % players] if c not in game.hands[seat]]
+                if foreign:
+                    card = foreign[0]
+                    actions.append(Action.play(card, Color.RED if card.is_wild else None))
+                probe = seed + len(game.log)
+                for policy in ("greedy", "challenging", "random"):
+                    c_after = fast.playouts_after(game, seat, actions, probe, policy, 3, 500, True)
+                    py_after = fast.playouts_after_py(
+                        game, seat, actions, probe, policy, 3, 500, True
+                    )
+                    assert c_after == py_after, (policy, players, seed, len(game.log))
+                stopped += len(c_after) < len(actions)
+                advance(game, 1 + step.below(12), rng)
+    assert phases[Phase.DRAWN] and phases[Phase.PENALTY] and stopped
+
+
+def test_playouts_after_bad_arguments(core: Any) -> None:
+    game = Game("standard", 2, seed=1)
+    seat = game.to_act
+    assert seat is not None
+    actions = game.legal_actions(seat)
+    with pytest.raises(ValueError, match="policy: 'smart'"):
+        fast.playouts_after(game, seat, actions, 1, "smart")
+    with pytest.raises(ValueError, match="repeats and limit"):
+        fast.playouts_after(game, seat, actions, 1, "greedy", repeats=0)
+    args = (fast.compiled(game.rules, 2), NAMES, fast._values(game))
+    with pytest.raises(ValueError, match="seat: 5"):
+        core.playouts_after(*args, 5, [a.code for a in actions], 1, 1, 1, 10, False)
+    with pytest.raises(ValueError, match="policy: 7"):
+        core.playouts_after(*args, seat, [a.code for a in actions], 1, 7, 1, 10, False)
+    # Not an action at all: illegal, so nothing is played.
+    assert core.playouts_after(*args, seat, ["play R99"], 1, 1, 1, 10, False) == []

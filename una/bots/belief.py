@@ -55,6 +55,7 @@ from functools import lru_cache
 from itertools import islice
 
 from una.bots.heuristic import DANGER
+from una.engine import fast
 from una.engine.actions import Action, Kind
 from una.engine.cards import (
     ALL_CARDS,
@@ -448,7 +449,7 @@ class Belief:
         _, template, unseen, discard_known = self._pool
         game = template.copy()
         unseen = list(unseen)
-        rng.shuffle(unseen)
+        fast.rng_shuffle(unseen, rng)
 
         hands: list[list[Card]] = [[] for _ in range(n)]
         hands[me] = list(view.hand)
@@ -545,17 +546,23 @@ class Belief:
         ``lacks``, the cards she held longest), again until she would have made every
         choice of ``checks`` with them (:func:`chooses`), at most ``CHOICE_TRIES`` times
         (then the deal that contradicts fewest); returns the cards left."""
-        size = len(unseen)
         banned = lacks.banned if lacks and bound else frozenset()
+        dealt = fast.deal_checked(
+            rng, unseen, banned, bound, need, CHOICE_TRIES, [check.packed for check in checks]
+        )
+        if dealt is not None:  # the same deal, in C
+            hand.extend(dealt[0])
+            return dealt[1]
+        size = len(unseen)
         allowed = [i for i, card in enumerate(unseen) if card not in banned] if banned else []
         bound = min(bound, len(allowed))
         best: list[int] = []
         fewest = len(checks) + 1
         for _ in range(CHOICE_TRIES):
-            pick = rng.sample(allowed, bound) if bound else []
+            pick = [allowed[i] for i in fast.rng_sample(rng, len(allowed), bound)] if bound else []
             if need > bound:
                 chosen = set(pick)
-                extra = [i for i in rng.sample(range(size), min(size, need)) if i not in chosen]
+                extra = [i for i in fast.rng_sample(rng, size, min(size, need)) if i not in chosen]
                 pick += extra[: need - bound]
                 if len(pick) < need:  # the draws met the allowed ones: fill in order
                     chosen = set(pick)
@@ -690,6 +697,9 @@ _COLOR_INDEX: dict[Card, int] = {
     for card in ALL_CARDS
 }
 
+#: The same per card id (ALL_CARDS order), for the compiled core.
+_COLOR_IDS = [_COLOR_INDEX[card] for card in ALL_CARDS]
+
 
 class ChoiceTest:
     """:func:`chooses` for one choice, made once and asked of many sampled hands: what
@@ -700,7 +710,7 @@ class ChoiceTest:
     plays into, itself not counted) plus a fixed part (the wild penalty, its worth, the hit
     bonus); a wild takes the best of the four colors."""
 
-    __slots__ = ("choice", "count", "fixed", "held", "mine", "points", "terms", "value")
+    __slots__ = ("choice", "count", "fixed", "held", "mine", "packed", "points", "terms", "value")
 
     def __init__(self, choice: Choice, held: int, points: dict[Card, int]) -> None:
         self.choice = choice
@@ -744,6 +754,11 @@ class ChoiceTest:
         self.mine = term(card, choice.color if card.is_wild else (card.color or choice.color_then))
         #: The fitting cards among those that do not depend on the hand.
         self.fixed = [card for card in set(extra) if card in self.terms]
+        #: The test packed for the compiled core (fast.deal_checked), None without it.
+        self.packed = fast.choice_test(
+            held, self.count, self.value, self.mine, self.fixed, self.terms,
+            [points.get(card, 0) for card in ALL_CARDS], _COLOR_IDS,
+        )  # fmt: skip
 
     def passes(self, cards: list[Card]) -> bool:
         """Whether she would have made this choice holding the first ``held`` of ``cards``."""

@@ -562,12 +562,8 @@ class StrongBot(Bot):
             tries += 1
             sampled = self.belief.sample(view, rng)
             seed = rng.getrandbits(64)
-            results: dict[int, float] = {}
-            for index in entrants:
-                game = sampled.copy()
-                if not self._apply(game, me, choices[index]):
-                    break
-                results[index] = self._rollout(game, random.Random(seed))[me]
+            values = self._evaluate(sampled, me, [choices[index] for index in entrants], seed)
+            results = dict(zip(entrants, values, strict=False))
             if len(results) < len(entrants):
                 continue  # the sample disagrees with the view: skip it
             done += 1
@@ -676,6 +672,33 @@ class StrongBot(Bot):
         self._core_policy = policy
         return True
 
+    def _evaluate(
+        self, sampled: Game, seat: int, actions: Sequence[Action], seed: int
+    ) -> list[float]:
+        """What each of ``actions``, played by ``seat`` in ``sampled`` and rolled out with
+        a generator seeded ``seed``, is worth to ``seat``, in turn; the list stops before
+        the first action illegal there (the sample disagrees with the view)."""
+        if self._compiled:
+            # Every action in one call, applied in the core, each rollout generator
+            # seeded as _rollout seeds it: the same results, the position loaded once.
+            repeats = self._search_repeats
+            outcomes = fast.playouts_after(
+                sampled, seat, actions, random.Random(seed).getrandbits(63),
+                self._core_policy, repeats, ROLLOUT_LIMIT, shuffle_pile=True,
+            )  # fmt: skip
+            values = []
+            for wins, played, points in outcomes:
+                self.moves += played
+                values.append(self._value(wins, points, repeats)[seat])
+            return values
+        values = []
+        for action in actions:
+            game = sampled.copy()
+            if not self._apply(game, seat, action):
+                break
+            values.append(self._rollout(game, random.Random(seed))[seat])
+        return values
+
     @staticmethod
     def _apply(game: Game, seat: int, action: Action) -> bool:
         try:
@@ -701,9 +724,7 @@ class StrongBot(Bot):
                 shuffle_pile=True,
             )
             self.moves += moves
-            if self._points_sign:
-                return self._worth(points, repeats)
-            return [w / repeats for w in wins]
+            return self._value(wins, points, repeats)
         steps = 0
         while not game.hand_over:
             seat = game.to_act
@@ -721,6 +742,13 @@ class StrongBot(Bot):
         rewards = [0.0] * game.n
         rewards[result.winner] = 1.0
         return rewards
+
+    def _value(self, wins: Sequence[int], points: Sequence[int], rollouts: int) -> list[float]:
+        """What ``rollouts`` core rollouts that won ``wins`` and scored ``points`` (per
+        seat, in all) are worth to each seat: the hands won, or their points (_worth)."""
+        if self._points_sign:
+            return self._worth(points, rollouts)
+        return [w / rollouts for w in wins]
 
     def _worth(self, points: Sequence[int], rollouts: int) -> list[float]:
         """What ``rollouts`` rollouts that scored ``points`` in all are worth to each seat

@@ -27,6 +27,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -2117,40 +2118,54 @@ static const Rules *rules_of(PyObject *obj)
 
 /* ------------------------------------------------------------ codes and states */
 
-static PyObject *action_code(const Act *a)
+/* An action's code (Action.code) into buf (at least ACT_TEXT bytes). */
+#define ACT_TEXT (48 + 4 * 4096)
+static void act_text(const Act *a, char *buf)
 {
-    char buf[48 + 4 * 4096];
+    size_t size = ACT_TEXT;
     int k = 0;
     switch (a->kind) {
     case A_PLAY:
-        k = snprintf(buf, sizeof buf, "play %s", card_codes[a->card]);
+        k = snprintf(buf, size, "play %s", card_codes[a->card]);
         if (a->color >= 0)
-            k += snprintf(buf + k, sizeof buf - (size_t)k, " %c", COLOR_LETTERS[a->color]);
+            k += snprintf(buf + k, size - (size_t)k, " %c", COLOR_LETTERS[a->color]);
         if (a->target >= 0)
-            k += snprintf(buf + k, sizeof buf - (size_t)k, " @%d", a->target);
+            k += snprintf(buf + k, size - (size_t)k, " @%d", a->target);
         for (int s = 0; s < MAXP; s++)
-            for (int i = 0; i < a->picks[s] && k < (int)sizeof buf - 8; i++)
-                k += snprintf(buf + k, sizeof buf - (size_t)k, " @%d", s);
+            for (int i = 0; i < a->picks[s] && k < (int)size - 8; i++)
+                k += snprintf(buf + k, size - (size_t)k, " @%d", s);
         if (a->uno)
-            snprintf(buf + k, sizeof buf - (size_t)k, " uno");
-        return PyUnicode_FromString(buf);
+            snprintf(buf + k, size - (size_t)k, " uno");
+        return;
     case A_DRAW:
-        return PyUnicode_FromString("draw");
+        strcpy(buf, "draw");
+        return;
     case A_PASS:
-        return PyUnicode_FromString("pass");
+        strcpy(buf, "pass");
+        return;
     case A_COLOR:
-        snprintf(buf, sizeof buf, "color %c", COLOR_LETTERS[a->color]);
-        return PyUnicode_FromString(buf);
+        snprintf(buf, size, "color %c", COLOR_LETTERS[a->color]);
+        return;
     case A_CHALLENGE:
-        return PyUnicode_FromString("challenge");
+        strcpy(buf, "challenge");
+        return;
     case A_UNO:
-        return PyUnicode_FromString("uno");
+        strcpy(buf, "uno");
+        return;
     case A_DEAL:
-        return PyUnicode_FromString("deal");
+        strcpy(buf, "deal");
+        return;
     default:
-        snprintf(buf, sizeof buf, "catch @%d", a->target);
-        return PyUnicode_FromString(buf);
+        snprintf(buf, size, "catch @%d", a->target);
+        return;
     }
+}
+
+static PyObject *action_code(const Act *a)
+{
+    char buf[ACT_TEXT];
+    act_text(a, buf);
+    return PyUnicode_FromString(buf);
 }
 
 static PyObject *card_list(const uint8_t *cards, int len)
@@ -2851,6 +2866,113 @@ static PyObject *py_playouts_from(PyObject *self, PyObject *args)
  * the one to act that has a legal action is asked once, in an order that starts one seat
  * later each time; the bot calls an UNO it owes, else jumps in with one of its plays or
  * does nothing, uniformly (RandomBot.choose); after a jump-in the offers start again. */
+/* playouts_after(rules, names, values, seat, codes, policy_seed, policy, repeats, limit,
+ * shuffle_pile) -> [(wins per seat, moves, points per seat), ...]: for each action code in
+ * turn, what playouts_from gives after `seat` plays it in a copy of the position, as
+ * Game.apply and playouts_counted do in Python; the list stops before the first action
+ * that is not legal there. The strong bot's race: one sampled position, every candidate. */
+static PyObject *py_playouts_after(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *rules_obj, *names, *values, *codes;
+    int seat, kind, repeats, shuffle_pile;
+    long limit;
+    unsigned long long policy_seed;
+    if (!PyArg_ParseTuple(args, "OOOiO!Kiilp:playouts_after", &rules_obj, &names, &values,
+                          &seat, &PyList_Type, &codes, &policy_seed, &kind, &repeats, &limit,
+                          &shuffle_pile))
+        return NULL;
+    if (kind != POLICY_RANDOM && kind != POLICY_GREEDY && kind != POLICY_CHALLENGING) {
+        PyErr_Format(PyExc_ValueError,
+                     "policy: %d is not random (0), greedy (1) or challenging (2)", kind);
+        return NULL;
+    }
+    if (repeats < 1 || limit < 1) {
+        PyErr_Format(PyExc_ValueError, "repeats and limit must be 1 or more, not %d and %ld",
+                     repeats, limit);
+        return NULL;
+    }
+    const Rules *r = rules_of(rules_obj);
+    if (r == NULL)
+        return NULL;
+    Game *g = load_game(r, names, values);
+    if (g == NULL)
+        return NULL;
+    if (seat < 0 || seat >= g->n) {
+        PyMem_RawFree(g);
+        PyErr_Format(PyExc_ValueError, "seat: %d is not a seat of this game", seat);
+        return NULL;
+    }
+    Game *after = PyMem_RawMalloc(sizeof(Game)), *work = PyMem_RawMalloc(sizeof(Game));
+    Act *legal = PyMem_RawMalloc(sizeof(Act) * MAXACT);
+    char *text = PyMem_RawMalloc(ACT_TEXT);
+    PyObject *out = PyList_New(0);
+    if (after == NULL || work == NULL || legal == NULL || text == NULL || out == NULL) {
+        Py_XDECREF(out);
+        out = PyErr_NoMemory();
+        goto done;
+    }
+    int k = legal_actions(g, seat, legal), n = g->n;
+    for (Py_ssize_t c = 0; c < PyList_GET_SIZE(codes); c++) {
+        const char *code = PyUnicode_AsUTF8(PyList_GET_ITEM(codes, c));
+        if (code == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        int found = -1;
+        for (int i = 0; i < k && found < 0; i++) {
+            act_text(&legal[i], text);
+            if (strcmp(text, code) == 0)
+                found = i;
+        }
+        if (found < 0)
+            break; /* not legal in this position: the caller drops it */
+        memcpy(after, g, sizeof(Game));
+        apply(after, seat, &legal[found]);
+        long wins[MAXP] = {0}, points[MAXP] = {0}, total = 0;
+        uint64_t policy = policy_seed;
+        Py_BEGIN_ALLOW_THREADS
+        for (int rep = 0; rep < repeats; rep++) {
+            memcpy(work, after, sizeof(Game));
+            if (shuffle_pile && !is_over(work)) {
+                uint64_t order = pile_seed(policy_seed, rep);
+                shuffle(&order, work->pile, work->plen);
+            }
+            long moves = play_out_with(work, &policy, kind, limit);
+            if (moves >= 0) {
+                wins[work->hand_winner]++;
+                for (int s = 0; s < n; s++)
+                    points[s] += work->hand_points[s];
+            }
+            total += moves >= 0 ? moves : limit;
+        }
+        Py_END_ALLOW_THREADS
+        PyObject *per_seat = PyTuple_New(n), *scored = PyTuple_New(n), *item = NULL;
+        if (per_seat != NULL && scored != NULL) {
+            for (int s = 0; s < n; s++) {
+                PyTuple_SET_ITEM(per_seat, s, PyLong_FromLong(wins[s]));
+                PyTuple_SET_ITEM(scored, s, PyLong_FromLong(points[s]));
+            }
+            item = Py_BuildValue("OlO", per_seat, total, scored);
+        }
+        Py_XDECREF(per_seat);
+        Py_XDECREF(scored);
+        if (item == NULL || PyList_Append(out, item) < 0) {
+            Py_XDECREF(item);
+            Py_CLEAR(out);
+            goto done;
+        }
+        Py_DECREF(item);
+    }
+done:
+    PyMem_RawFree(after);
+    PyMem_RawFree(work);
+    PyMem_RawFree(legal);
+    PyMem_RawFree(text);
+    PyMem_RawFree(g);
+    return out;
+}
+
 static void offer_out_of_turn(Game *g, Twister *bots, int *rotation, long *turns, long *actions)
 {
     int n = g->n, start = *rotation;
@@ -3074,6 +3196,431 @@ static PyObject *py_mt_randrange(PyObject *self, PyObject *args)
     for (int i = 0; i < count; i++)
         PyList_SET_ITEM(out, i, PyLong_FromUnsignedLong(mt_below(&t, n)));
     return out;
+}
+
+/* ==================================================================================
+ * Python's random.Random.shuffle and random.Random.sample(range(n), k), draw for draw:
+ * the same calls of the generator's getrandbits (CPython 3.11's _randbelow, shuffle and
+ * sample), in C. The strong bot's belief deals thousands of hands a decision with them;
+ * the results (and the generator's state after) are those of the Python methods, which
+ * tests/engine/test_fastcore.py checks.
+ * ================================================================================== */
+
+/* _randbelow(n) for 1 <= n < 2**31: getrandbits(n.bit_length()) until below n; -1 on an
+ * error (set). `bits` caches getrandbits' argument objects by bit count. */
+static long py_below(PyObject *getrandbits, PyObject **bits, unsigned long n)
+{
+    int k = 0;
+    while ((n >> k) != 0)
+        k++;
+    if (bits[k] == NULL && (bits[k] = PyLong_FromLong(k)) == NULL)
+        return -1;
+    while (1) {
+        PyObject *r = PyObject_CallOneArg(getrandbits, bits[k]);
+        if (r == NULL)
+            return -1;
+        unsigned long value = PyLong_AsUnsignedLong(r);
+        Py_DECREF(r);
+        if (value == (unsigned long)-1 && PyErr_Occurred())
+            return -1;
+        if (value < n)
+            return (long)value;
+    }
+}
+
+static void drop_bits(PyObject **bits)
+{
+    for (int k = 0; k < 33; k++)
+        Py_XDECREF(bits[k]);
+}
+
+/* rng_shuffle(getrandbits, items): random.Random.shuffle(items), in place. */
+static PyObject *py_rng_shuffle(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *getrandbits, *items;
+    if (!PyArg_ParseTuple(args, "OO!:rng_shuffle", &getrandbits, &PyList_Type, &items))
+        return NULL;
+    Py_ssize_t len = PyList_GET_SIZE(items);
+    if (len >= (1L << 31)) {
+        PyErr_SetString(PyExc_ValueError, "rng_shuffle: too many items");
+        return NULL;
+    }
+    PyObject *bits[33] = {NULL};
+    for (Py_ssize_t i = len - 1; i >= 1; i--) {
+        long j = py_below(getrandbits, bits, (unsigned long)(i + 1));
+        if (j < 0 || PyList_GET_SIZE(items) != len) {
+            if (j >= 0)
+                PyErr_SetString(PyExc_RuntimeError, "rng_shuffle: the list changed size");
+            drop_bits(bits);
+            return NULL;
+        }
+        PyObject *x = PyList_GET_ITEM(items, i);
+        PyList_SET_ITEM(items, i, PyList_GET_ITEM(items, j));
+        PyList_SET_ITEM(items, j, x);
+    }
+    drop_bits(bits);
+    Py_RETURN_NONE;
+}
+
+/* random.Random.sample(range(n), k) into out[k]; pool has room for n longs. 0, or -1
+ * with an exception set. */
+static int sample_into(PyObject *getrandbits, PyObject **bits, long n, long k, long *pool,
+                       long *out)
+{
+    /* Python's choice between a pool and a set of the selected (sample's setsize). */
+    long setsize = 21;
+    if (k > 5)
+        setsize += (long)pow(4.0, ceil(log((double)(k * 3)) / log(4.0)));
+    int pooled = n <= setsize;
+    if (pooled)
+        for (long i = 0; i < n; i++)
+            pool[i] = i;
+    else
+        memset(pool, 0, sizeof(long) * (size_t)n); /* pool[j]: j selected */
+    for (long i = 0; i < k; i++) {
+        long j = py_below(getrandbits, bits, (unsigned long)(pooled ? n - i : n));
+        while (j >= 0 && !pooled && pool[j])
+            j = py_below(getrandbits, bits, (unsigned long)n);
+        if (j < 0)
+            return -1;
+        out[i] = pooled ? pool[j] : j;
+        if (pooled)
+            pool[j] = pool[n - i - 1];
+        else
+            pool[j] = 1;
+    }
+    return 0;
+}
+
+/* rng_sample(getrandbits, n, k): random.Random.sample(range(n), k). */
+static PyObject *py_rng_sample(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *getrandbits;
+    long n, k;
+    if (!PyArg_ParseTuple(args, "Oll:rng_sample", &getrandbits, &n, &k))
+        return NULL;
+    if (n >= (1L << 31) || k < 0 || k > n) {
+        PyErr_SetString(PyExc_ValueError, "Sample larger than population or is negative");
+        return NULL;
+    }
+    PyObject *bits[33] = {NULL};
+    long *pool = PyMem_Malloc(sizeof(long) * (size_t)(2 * n + 1));
+    if (pool == NULL)
+        return PyErr_NoMemory();
+    PyObject *out = NULL;
+    if (sample_into(getrandbits, bits, n, k, pool, pool + n) == 0 && (out = PyList_New(k)))
+        for (long i = 0; i < k; i++) {
+            PyObject *index = PyLong_FromLong(pool[n + i]);
+            if (index == NULL) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, i, index);
+        }
+    PyMem_Free(pool);
+    drop_bits(bits);
+    return out;
+}
+
+/* ==================================================================================
+ * The strong bot's reading of choices (una.bots.belief: ChoiceTest.passes and
+ * Belief._deal_checked), in C: a sampled opponent's hand is dealt again until she would
+ * have made her last choices with it. The tests are made in Python (ChoiceTest, which
+ * says what they mean) and packed here once per view; the deal draws from the bot's
+ * random.Random exactly as the Python method does (tests/bots/test_belief.py compares
+ * the two).
+ * ================================================================================== */
+
+#define NO_TERM (-3)
+
+typedef struct {
+    int held;          /* how many of a dealt hand's cards (the first) she held then */
+    int count[4], value[4];
+    int mine_index, mine_own, mine_worth;
+    double mine_fixed;
+    int nfixed, fixed[MAXK];        /* fitting cards that do not depend on the hand */
+    int8_t term_index[MAXK];        /* NO_TERM: not a fitting card; -2 no color; -1 best */
+    int8_t color_index[MAXK];       /* the color a held card counts towards, -1 none */
+    int term_own[MAXK], term_worth[MAXK], points[MAXK];
+    double term_fixed[MAXK];
+} ChoiceTest;
+
+static int term_of(PyObject *term, int *index, int *own, int *worth, double *fixed)
+{
+    if (!PyArg_ParseTuple(term, "iiid", index, own, worth, fixed))
+        return -1;
+    if (*index < -2 || *index > 3) {
+        PyErr_SetString(PyExc_ValueError, "choice_test: a term's color index is -2 to 3");
+        return -1;
+    }
+    return 0;
+}
+
+/* choice_test(held, count, value, mine, fixed, terms, points, colors) -> bytes: a
+ * ChoiceTest packed for deal_checked. count and value: 4 ints; mine and each term: (color
+ * index, own, worth, fixed); fixed: cards; terms: {card: term}; points and colors: per
+ * card id (ALL_CARDS order), its points and color index. */
+static PyObject *py_choice_test(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int held;
+    PyObject *count, *value, *mine, *fixed, *terms, *points, *colors;
+    if (!PyArg_ParseTuple(args, "iOOOOO!OO:choice_test", &held, &count, &value, &mine, &fixed,
+                          &PyDict_Type, &terms, &points, &colors))
+        return NULL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, sizeof(ChoiceTest));
+    if (out == NULL)
+        return NULL;
+    ChoiceTest *t = (ChoiceTest *)PyBytes_AS_STRING(out);
+    memset(t, 0, sizeof *t);
+    t->held = held;
+    if (held < 0 || load_ints(count, 4, t->count, 0, 1 << 20, "choice_test count") < 0
+        || load_ints(value, 4, t->value, -(1 << 24), 1 << 24, "choice_test value") < 0
+        || load_ints(points, n_cards, t->points, -(1 << 24), 1 << 24, "choice_test points") < 0
+        || term_of(mine, &t->mine_index, &t->mine_own, &t->mine_worth, &t->mine_fixed) < 0)
+        goto fail;
+    int color_list[MAXK];
+    if (load_ints(colors, n_cards, color_list, -1, 3, "choice_test colors") < 0)
+        goto fail;
+    for (int i = 0; i < MAXK; i++) {
+        t->color_index[i] = (int8_t)(i < n_cards ? color_list[i] : -1);
+        t->term_index[i] = NO_TERM;
+    }
+    PyObject *key, *term;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(terms, &pos, &key, &term)) {
+        int id = card_id(key, "choice_test terms"), index, own, worth;
+        double part;
+        if (id < 0 || term_of(term, &index, &own, &worth, &part) < 0)
+            goto fail;
+        t->term_index[id] = (int8_t)index;
+        t->term_own[id] = own;
+        t->term_worth[id] = worth;
+        t->term_fixed[id] = part;
+    }
+    PyObject *seq = PySequence_Fast(fixed, "choice_test: fixed must be a sequence of cards");
+    if (seq == NULL)
+        goto fail;
+    Py_ssize_t nfixed = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < nfixed && i < MAXK; i++) {
+        int id = card_id(PySequence_Fast_GET_ITEM(seq, i), "choice_test fixed");
+        if (id < 0) {
+            Py_DECREF(seq);
+            goto fail;
+        }
+        t->fixed[t->nfixed++] = id;
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* ChoiceTest.passes: whether she would have made the choice holding the first `held` of
+ * the `len` cards `ids`. The same sums in the same order as the Python method (doubles
+ * both), so the same comparisons. */
+static int choice_passes(const ChoiceTest *t, const int *ids, int len)
+{
+    int count[4], value[4];
+    memcpy(count, t->count, sizeof count);
+    memcpy(value, t->value, sizeof value);
+    int held = len < t->held ? len : t->held;
+    for (int i = 0; i < held; i++) {
+        int index = t->color_index[ids[i]];
+        if (index >= 0) {
+            count[index]++;
+            value[index] += t->points[ids[i]];
+        }
+    }
+    double mine = t->mine_fixed + 1e-9;
+    if (t->mine_index >= 0)
+        mine += (double)(2 * (count[t->mine_index] - t->mine_own))
+                + (double)(value[t->mine_index] - t->mine_worth) / 100.0;
+    int have_best = 0;
+    double best_color = 0.0;
+    for (int group = 0; group < 2; group++) {
+        const int *cards = group ? t->fixed : ids;
+        int n = group ? t->nfixed : held;
+        for (int i = 0; i < n; i++) {
+            int card = cards[i], index = t->term_index[card];
+            if (index == NO_TERM)
+                continue;
+            double score;
+            if (index >= 0)
+                score = (double)(2 * (count[index] - t->term_own[card]))
+                        + (double)(value[index] - t->term_worth[card]) / 100.0
+                        + t->term_fixed[card];
+            else if (index == -1) {
+                if (!have_best) {
+                    for (int c = 0; c < 4; c++) {
+                        double color = (double)(2 * count[c]) + (double)value[c] / 100.0;
+                        if (c == 0 || color > best_color)
+                            best_color = color;
+                    }
+                    have_best = 1;
+                }
+                score = best_color + t->term_fixed[card];
+            } else
+                score = t->term_fixed[card];
+            if (score > mine)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* choice_passes(test, cards) -> bool: ChoiceTest.passes on a packed test. */
+static PyObject *py_choice_passes(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *blob, *cards;
+    if (!PyArg_ParseTuple(args, "SO:choice_passes", &blob, &cards))
+        return NULL;
+    if (PyBytes_GET_SIZE(blob) != (Py_ssize_t)sizeof(ChoiceTest)) {
+        PyErr_SetString(PyExc_ValueError, "choice_passes: not a packed choice test");
+        return NULL;
+    }
+    uint8_t loaded[DECKMAX];
+    int ids[DECKMAX], len;
+    if (load_cards(cards, loaded, &len, NULL, "choice_passes cards", -1) < 0)
+        return NULL;
+    for (int i = 0; i < len; i++)
+        ids[i] = loaded[i];
+    return PyBool_FromLong(choice_passes((const ChoiceTest *)PyBytes_AS_STRING(blob), ids, len));
+}
+
+/* deal_checked(getrandbits, unseen, banned, bound, need, tries, tests) -> (dealt, rest):
+ * Belief._deal_checked, draw for draw: `need` of the cards `unseen` dealt (`bound` of them
+ * not in the set `banned`, when it is not empty), again up to `tries` times until every
+ * packed test passes (else the deal that failed fewest); the cards dealt, in deal order,
+ * and the others in their order. */
+static PyObject *py_deal_checked(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *getrandbits, *unseen, *banned, *tests;
+    long bound, need, tries;
+    if (!PyArg_ParseTuple(args, "OO!OlllO!:deal_checked", &getrandbits, &PyList_Type, &unseen,
+                          &banned, &bound, &need, &tries, &PyList_Type, &tests))
+        return NULL;
+    Py_ssize_t size = PyList_GET_SIZE(unseen), ntests = PyList_GET_SIZE(tests);
+    if (size > DECKMAX || need < 0 || bound < 0) {
+        PyErr_SetString(PyExc_ValueError, "deal_checked: bad sizes");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < ntests; i++) {
+        PyObject *blob = PyList_GET_ITEM(tests, i);
+        if (!PyBytes_Check(blob) || PyBytes_GET_SIZE(blob) != (Py_ssize_t)sizeof(ChoiceTest)) {
+            PyErr_SetString(PyExc_ValueError, "deal_checked: tests must be packed choice tests");
+            return NULL;
+        }
+    }
+    int ids[DECKMAX];
+    uint8_t is_banned[MAXK] = {0};
+    for (Py_ssize_t i = 0; i < size; i++)
+        if ((ids[i] = card_id(PyList_GET_ITEM(unseen, i), "deal_checked unseen")) < 0)
+            return NULL;
+    long allowed[DECKMAX], nallowed = 0;
+    Py_ssize_t nbanned = banned == Py_None ? 0 : PyObject_Length(banned);
+    if (nbanned < 0)
+        return NULL;
+    if (nbanned && bound) {
+        PyObject *iter = PyObject_GetIter(banned), *item;
+        if (iter == NULL)
+            return NULL;
+        while ((item = PyIter_Next(iter)) != NULL) {
+            int id = card_id(item, "deal_checked banned");
+            Py_DECREF(item);
+            if (id < 0) {
+                Py_DECREF(iter);
+                return NULL;
+            }
+            is_banned[id] = 1;
+        }
+        Py_DECREF(iter);
+        if (PyErr_Occurred())
+            return NULL;
+        for (Py_ssize_t i = 0; i < size; i++)
+            if (!is_banned[ids[i]])
+                allowed[nallowed++] = i;
+    }
+    if (bound > nallowed)
+        bound = nallowed;
+    PyObject *bits[33] = {NULL};
+    long pool[DECKMAX], drawn[DECKMAX], pick[DECKMAX], best[DECKMAX];
+    long npick = 0, nbest = 0, fewest = ntests + 1;
+    uint8_t chosen[DECKMAX];
+    int cards[DECKMAX];
+    for (long attempt = 0; attempt < tries; attempt++) {
+        npick = 0;
+        if (bound) {
+            if (sample_into(getrandbits, bits, nallowed, bound, pool, drawn) < 0)
+                goto fail;
+            for (long i = 0; i < bound; i++)
+                pick[npick++] = allowed[drawn[i]];
+        }
+        if (need > bound) {
+            long k = need < size ? need : (long)size;
+            memset(chosen, 0, sizeof chosen);
+            for (long i = 0; i < npick; i++)
+                chosen[pick[i]] = 1;
+            if (sample_into(getrandbits, bits, (long)size, k, pool, drawn) < 0)
+                goto fail;
+            long taken = 0;
+            for (long i = 0; i < k && taken < need - bound; i++)
+                if (!chosen[drawn[i]])
+                    pick[npick++] = drawn[i], taken++;
+            if (npick < need) { /* the draws met the allowed ones: fill in order */
+                memset(chosen, 0, sizeof chosen);
+                for (long i = 0; i < npick; i++)
+                    chosen[pick[i]] = 1;
+                for (long i = 0; i < size && npick < need; i++)
+                    if (!chosen[i])
+                        pick[npick++] = i;
+            }
+        }
+        for (long i = 0; i < npick; i++)
+            cards[i] = ids[pick[i]];
+        long wrong = 0;
+        for (Py_ssize_t i = 0; i < ntests; i++) {
+            const ChoiceTest *t = (const ChoiceTest *)PyBytes_AS_STRING(PyList_GET_ITEM(tests, i));
+            if (!choice_passes(t, cards, (int)npick) && ++wrong >= fewest)
+                break; /* no better than the best deal so far */
+        }
+        if (wrong < fewest) {
+            memcpy(best, pick, sizeof(long) * (size_t)npick);
+            nbest = npick;
+            fewest = wrong;
+            if (!wrong)
+                break;
+        }
+    }
+    drop_bits(bits);
+    PyObject *dealt = PyList_New(nbest), *rest = PyList_New(size - nbest);
+    if (dealt == NULL || rest == NULL) {
+        Py_XDECREF(dealt);
+        Py_XDECREF(rest);
+        return NULL;
+    }
+    memset(chosen, 0, sizeof chosen);
+    for (long i = 0; i < nbest; i++) {
+        PyObject *card = PyList_GET_ITEM(unseen, best[i]);
+        Py_INCREF(card);
+        PyList_SET_ITEM(dealt, i, card);
+        chosen[best[i]] = 1;
+    }
+    for (Py_ssize_t i = 0, k = 0; i < size; i++)
+        if (!chosen[i]) {
+            PyObject *card = PyList_GET_ITEM(unseen, i);
+            Py_INCREF(card);
+            PyList_SET_ITEM(rest, k++, card);
+        }
+    return Py_BuildValue("(NN)", dealt, rest);
+fail:
+    drop_bits(bits);
+    return NULL;
 }
 
 /* ==================================================================================
@@ -3746,10 +4293,23 @@ static PyMethodDef methods[] = {
     {"playouts_from", py_playouts_from, METH_VARARGS,
      "playouts_from(rules, names, values, policy_seed, policy, repeats, limit,\n"
      "              shuffle_pile) -> (wins per seat, moves)"},
+    {"playouts_after", py_playouts_after, METH_VARARGS,
+     "playouts_after(rules, names, values, seat, codes, policy_seed, policy, repeats, limit,\n"
+     "               shuffle_pile) -> [(wins per seat, moves, points per seat), ...]"},
     {"sim_games", py_sim_games, METH_VARARGS,
      "sim_games(rules, games, matches, limit) -> results (una sim, random bots)"},
     {"mt_randrange", py_mt_randrange, METH_VARARGS,
      "mt_randrange(seed, n, count) -> list (random.Random(seed).randrange(n) x count)"},
+    {"rng_shuffle", py_rng_shuffle, METH_VARARGS,
+     "rng_shuffle(getrandbits, items) -> None (random.Random.shuffle, draw for draw)"},
+    {"rng_sample", py_rng_sample, METH_VARARGS,
+     "rng_sample(getrandbits, n, k) -> list (random.Random.sample(range(n), k))"},
+    {"choice_test", py_choice_test, METH_VARARGS,
+     "choice_test(held, count, value, mine, fixed, terms, points, colors) -> bytes"},
+    {"choice_passes", py_choice_passes, METH_VARARGS,
+     "choice_passes(test, cards) -> bool (una.bots.belief.ChoiceTest.passes)"},
+    {"deal_checked", py_deal_checked, METH_VARARGS,
+     "deal_checked(getrandbits, unseen, banned, bound, need, tries, tests) -> (dealt, rest)"},
     {NULL, NULL, 0, NULL},
 };
 

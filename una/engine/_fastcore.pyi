@@ -1,6 +1,6 @@
 """Types of the C core (una/engine/_fastcore.c); use it through :mod:`una.engine.fast`."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from una.engine.cards import Card
@@ -49,6 +49,19 @@ def playouts_from(
     shuffle_pile: bool,
     /,
 ) -> tuple[tuple[int, ...], int, tuple[int, ...]]: ...
+def playouts_after(
+    rules: bytes,
+    names: Sequence[str],
+    values: Sequence[Any],
+    seat: int,
+    codes: list[str],
+    policy_seed: int,
+    policy: int,
+    repeats: int,
+    limit: int,
+    shuffle_pile: bool,
+    /,
+) -> list[tuple[tuple[int, ...], int, tuple[int, ...]]]: ...
 def sim_games(
     rules: bytes,
     games: Sequence[tuple[int, int, Sequence[int]]],
@@ -57,6 +70,30 @@ def sim_games(
     /,
 ) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int, int]]: ...
 def mt_randrange(seed: int, n: int, count: int, /) -> list[int]: ...
+def rng_shuffle(getrandbits: Callable[[int], int], items: list[Any], /) -> None: ...
+def rng_sample(getrandbits: Callable[[int], int], n: int, k: int, /) -> list[int]: ...
+def choice_test(
+    held: int,
+    count: list[int],
+    value: list[int],
+    mine: tuple[int, int, int, float],
+    fixed: list[Card],
+    terms: dict[Card, tuple[int, int, int, float]],
+    points: list[int],
+    colors: list[int],
+    /,
+) -> bytes: ...
+def choice_passes(test: bytes, cards: Sequence[Card], /) -> bool: ...
+def deal_checked(
+    getrandbits: Callable[[int], int],
+    unseen: list[Card],
+    banned: frozenset[Card],
+    bound: int,
+    need: int,
+    tries: int,
+    tests: list[bytes],
+    /,
+) -> tuple[list[Card], list[Card]]: ...
 
 class Table:
     """The environment's table (una.env.core.CoreTable); see una.engine.fast.env_table."""

@@ -42,6 +42,7 @@ the C core ...
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Sequence
 from functools import lru_cache
 from operator import attrgetter
@@ -50,7 +51,7 @@ from typing import Any, NamedTuple
 from una.engine.actions import Action, Kind
 from una.engine.cards import ALL_CARDS, COLORS, WILD_DRAW_FOUR_SYMBOLS, Card
 from una.engine.effects import EFFECTS, effect_table
-from una.engine.errors import UnaError
+from una.engine.errors import IllegalAction, UnaError
 from una.engine.game import Game, Phase, first_card_fate
 from una.engine.rng import Rng
 from una.engine.rules import STANDARD_RULES, RuleSet
@@ -65,15 +66,19 @@ __all__ = [
     "CoreUnsupported",
     "Playouts",
     "available",
+    "choice_test",
     "choose",
     "choose_greedy",
     "compiled",
+    "deal_checked",
     "env_table",
     "greedy_challenges",
     "greedy_scores",
     "playout_from",
     "playout_from_py",
     "playout_result",
+    "playouts_after",
+    "playouts_after_py",
     "playouts_counted",
     "playouts_counted_py",
     "playouts_from",
@@ -81,6 +86,8 @@ __all__ = [
     "policy_seed",
     "random_playouts",
     "random_playouts_py",
+    "rng_sample",
+    "rng_shuffle",
     "supports",
     "trace_hand",
     "trace_hand_py",
@@ -196,6 +203,72 @@ def supports_greedy(rules: RuleSet | str | dict[str, Any], players: int = 2) -> 
     """Whether the greedy rollout policy runs in the C core under ``rules``: wherever the
     core plays them (:func:`choose_greedy` scores the core's own legal actions)."""
     return supports(rules, players)
+
+
+def rng_shuffle(items: list[Any], rng: random.Random) -> None:
+    """``rng.shuffle(items)``: the same order, and ``rng`` left in the same state, in C
+    where the core is built and ``rng`` is a plain :class:`random.Random` (the strong
+    bot's belief shuffles the unseen cards for every hand it samples).
+
+    >>> a, b = list(range(10)), list(range(10))
+    >>> random.Random(4).shuffle(a); rng_shuffle(b, random.Random(4)); a == b
+    True
+    """
+    if ENABLED and type(rng) is random.Random:
+        _fastcore.rng_shuffle(rng.getrandbits, items)
+    else:
+        rng.shuffle(items)
+
+
+def rng_sample(rng: random.Random, n: int, k: int) -> list[int]:
+    """``rng.sample(range(n), k)``: the same indices, and ``rng`` left in the same state,
+    in C where the core is built and ``rng`` is a plain :class:`random.Random`. A sample of
+    a list ``items`` is ``[items[i] for i in rng_sample(rng, len(items), k)]``.
+
+    >>> rng_sample(random.Random(9), 50, 6) == random.Random(9).sample(range(50), 6)
+    True
+    """
+    if ENABLED and type(rng) is random.Random and n < 1 << 31:
+        return _fastcore.rng_sample(rng.getrandbits, n, k)
+    return rng.sample(range(n), k)
+
+
+def choice_test(
+    held: int,
+    count: Sequence[int],
+    value: Sequence[int],
+    mine: tuple[int, int, int, float],
+    fixed: Sequence[Card],
+    terms: dict[Card, tuple[int, int, int, float]],
+    points: Sequence[int],
+    colors: Sequence[int],
+) -> bytes | None:
+    """A :class:`una.bots.belief.ChoiceTest` packed for :func:`deal_checked` (its fields;
+    ``points`` and ``colors`` per card id), or None without the core."""
+    if not ENABLED:
+        return None
+    return _fastcore.choice_test(
+        held, list(count), list(value), mine, list(fixed), terms, list(points), list(colors)
+    )
+
+
+def deal_checked(
+    rng: random.Random,
+    unseen: list[Card],
+    banned: frozenset[Card],
+    bound: int,
+    need: int,
+    tries: int,
+    tests: Sequence[bytes | None],
+) -> tuple[list[Card], list[Card]] | None:
+    """``una.bots.belief.Belief._deal_checked`` in C, the same draws from ``rng``: the
+    cards dealt and the cards left; None where it cannot run there (no core, another
+    generator, a test not packed), and the caller deals in Python."""
+    if not ENABLED or type(rng) is not random.Random or None in tests:
+        return None
+    return _fastcore.deal_checked(
+        rng.getrandbits, unseen, banned, bound, need, tries, [t for t in tests if t is not None]
+    )
 
 
 def policy_seed(seed: int) -> int:
@@ -710,6 +783,67 @@ def playouts_counted(
             POLICIES[policy], repeats, limit, shuffle_pile,
         )  # fmt: skip
     return playouts_counted_py(game, seed, policy, repeats, limit, shuffle_pile)
+
+
+Counted = tuple[tuple[int, ...], int, tuple[int, ...]]
+
+
+def playouts_after(
+    game: Game,
+    seat: int,
+    actions: Sequence[Action],
+    seed: int,
+    policy: str = "random",
+    repeats: int = 1,
+    limit: int = MOVE_LIMIT,
+    shuffle_pile: bool = False,
+) -> list[Counted]:
+    """For each of ``actions`` in turn, :func:`playouts_counted` of a copy of ``game``
+    after ``seat`` plays it, all with ``seed``; the list stops before the first action that
+    is illegal there. One call for a searcher's candidates on one sampled position: the
+    position crosses into the core once, and the actions are applied there.
+
+    >>> game = Game("standard", players=2, seed=5)
+    >>> seat = game.to_act
+    >>> actions = game.legal_actions(seat)[:3]
+    >>> after = playouts_after(game, seat, actions, seed=2, policy="greedy", repeats=8)
+    >>> len(after), after == playouts_after_py(game, seat, actions, 2, "greedy", 8)
+    (3, True)
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"policy: {policy!r} is not one of {', '.join(POLICIES)}")
+    if repeats < 1 or limit < 1:
+        raise ValueError(f"repeats and limit must be 1 or more, not {repeats} and {limit}")
+    table = _compile(game.rules, game.n)
+    if not isinstance(table, bytes):
+        return playouts_after_py(game, seat, actions, seed, policy, repeats, limit, shuffle_pile)
+    return _fastcore.playouts_after(
+        table, NAMES, _values(game), seat, [action.code for action in actions],
+        seed & _MASK, POLICIES[policy], repeats, limit, shuffle_pile,
+    )  # fmt: skip
+
+
+def playouts_after_py(
+    game: Game,
+    seat: int,
+    actions: Sequence[Action],
+    seed: int,
+    policy: str = "random",
+    repeats: int = 1,
+    limit: int = MOVE_LIMIT,
+    shuffle_pile: bool = False,
+) -> list[Counted]:
+    """:func:`playouts_after` with :meth:`Game.apply` and :func:`playouts_counted` (the
+    reference)."""
+    out: list[Counted] = []
+    for action in actions:
+        twin = game.copy()
+        try:
+            twin.apply(seat, action)
+        except IllegalAction:
+            break
+        out.append(playouts_counted(twin, seed, policy, repeats, limit, shuffle_pile))
+    return out
 
 
 def pile_seed(seed: int, repeat: int) -> int:
