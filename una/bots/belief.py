@@ -447,7 +447,6 @@ class Belief:
             template, deck = _template(self.model or rules_key(view), n)
             self._pool = (view, template, *self._unseen(view, deck))
         _, template, unseen, discard_known = self._pool
-        game = template.copy()
         unseen = list(unseen)
         fast.rng_shuffle(unseen, rng)
 
@@ -499,7 +498,7 @@ class Belief:
         discard.append(view.top)
 
         self._rng_seed = rng.getrandbits(63)  # the sampled game's own reshuffles
-        self._position(game, view, hands, aside, discard, unseen).load(game)
+        game = template.at(self._position(template, view, hands, aside, discard, unseen))
         if game.pending_challengeable and self.wd4_prev_top is not None:
             # Guilt by the engine's own rule (wd4_rule), on the pile as it was then.
             wd4, color = game.discard[-1], game.color

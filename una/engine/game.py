@@ -237,6 +237,23 @@ class Game(StateSlots):
         twin._events = []
         return twin
 
+    def at(self, state: StateSlots) -> Game:
+        """A game with this one's rules and players at the position ``state`` (a
+        :class:`~una.engine.state.HandState`), independent of both: ``copy()`` then
+        ``state.load()`` without copying this game's own position first.
+
+        >>> from una.engine.state import HandState
+        >>> game = Game("standard", players=2, seed=1)
+        >>> twin = game.at(HandState.of(game))
+        >>> twin.state_json() == game.state_json(), twin.hands is game.hands
+        (True, False)
+        """
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__)  # what does not change in play: shared
+        copy_into(state, twin)  # every declared field: none left shared
+        twin._events = []
+        return twin
+
     @property
     def top(self) -> Card:
         """The top card of the discard pile."""
