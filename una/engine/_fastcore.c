@@ -2793,6 +2793,31 @@ static uint64_t pile_seed(uint64_t policy_seed, int r)
 
 /* playouts_from(rules, names, values, policy_seed, policy, repeats, limit, shuffle_pile)
  * -> (wins per seat, moves played in all; a playout stopped at `limit` counts `limit`) */
+/* `repeats` playouts of g in `work` (the draw pile reshuffled for each under
+ * shuffle_pile), adding the hands won and points per seat; returns the moves (a playout
+ * stopped at `limit` counts `limit`). */
+static long repeat_playouts(const Game *g, Game *work, uint64_t policy_seed, int kind,
+                            int repeats, long limit, int shuffle_pile, long *wins, long *points)
+{
+    long total = 0;
+    uint64_t policy = policy_seed;
+    for (int rep = 0; rep < repeats; rep++) {
+        memcpy(work, g, sizeof(Game));
+        if (shuffle_pile) {
+            uint64_t order = pile_seed(policy_seed, rep);
+            shuffle(&order, work->pile, work->plen);
+        }
+        long moves = play_out_with(work, &policy, kind, limit);
+        if (moves >= 0) {
+            wins[work->hand_winner]++;
+            for (int s = 0; s < g->n; s++)
+                points[s] += work->hand_points[s];
+        }
+        total += moves >= 0 ? moves : limit;
+    }
+    return total;
+}
+
 static PyObject *py_playouts_from(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -2828,24 +2853,11 @@ static PyObject *py_playouts_from(PyObject *self, PyObject *args)
         return PyErr_NoMemory();
     }
     long wins[MAXP] = {0}, points[MAXP] = {0};
-    long total = 0;
-    uint64_t policy = policy_seed;
     int n = g->n;
+    long total;
     Py_BEGIN_ALLOW_THREADS
-    for (int rep = 0; rep < repeats; rep++) {
-        memcpy(work, g, sizeof(Game));
-        if (shuffle_pile) {
-            uint64_t order = pile_seed(policy_seed, rep);
-            shuffle(&order, work->pile, work->plen);
-        }
-        long moves = play_out_with(work, &policy, kind, limit);
-        if (moves >= 0) {
-            wins[work->hand_winner]++;
-            for (int s = 0; s < n; s++)
-                points[s] += work->hand_points[s];
-        }
-        total += moves >= 0 ? moves : limit;
-    }
+    total = repeat_playouts(g, work, policy_seed, kind, repeats, limit, shuffle_pile, wins,
+                            points);
     Py_END_ALLOW_THREADS
     PyMem_RawFree(work);
     PyMem_RawFree(g);
@@ -2929,23 +2941,10 @@ static PyObject *py_playouts_after(PyObject *self, PyObject *args)
             break; /* not legal in this position: the caller drops it */
         memcpy(after, g, sizeof(Game));
         apply(after, seat, &legal[found]);
-        long wins[MAXP] = {0}, points[MAXP] = {0}, total = 0;
-        uint64_t policy = policy_seed;
+        long wins[MAXP] = {0}, points[MAXP] = {0}, total;
         Py_BEGIN_ALLOW_THREADS
-        for (int rep = 0; rep < repeats; rep++) {
-            memcpy(work, after, sizeof(Game));
-            if (shuffle_pile && !is_over(work)) {
-                uint64_t order = pile_seed(policy_seed, rep);
-                shuffle(&order, work->pile, work->plen);
-            }
-            long moves = play_out_with(work, &policy, kind, limit);
-            if (moves >= 0) {
-                wins[work->hand_winner]++;
-                for (int s = 0; s < n; s++)
-                    points[s] += work->hand_points[s];
-            }
-            total += moves >= 0 ? moves : limit;
-        }
+        total = repeat_playouts(after, work, policy_seed, kind, repeats, limit, shuffle_pile,
+                                wins, points);
         Py_END_ALLOW_THREADS
         PyObject *per_seat = PyTuple_New(n), *scored = PyTuple_New(n), *item = NULL;
         if (per_seat != NULL && scored != NULL) {
