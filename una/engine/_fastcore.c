@@ -120,6 +120,7 @@ typedef struct {
     int hand_size;
     int deck_len;
     uint8_t deck[DECKMAX]; /* RuleSet.deck(), canonical order */
+    int deck_colors[4];    /* the deck's cards of each color */
     uint8_t in_deck[MAXK];
     int8_t color[MAXK];    /* 0-3, -1 none */
     int8_t face[MAXK];     /* a number per distinct Card.face */
@@ -493,7 +494,7 @@ static inline int plain_match(const Game *g, int card)
 /* Game.matches: a Kobe's lock, the cards with a rule of their own, plain matching; `lock`
  * is whether the seat is locked (found once per hand of cards: looked for per card, it
  * made a big BYOND hand's legal plays quadratic in its size). */
-static int matches_with(const Game *g, int seat, int card, int lock)
+static inline int matches_with(const Game *g, int seat, int card, int lock)
 {
     const Rules *r = g->r;
     if (lock && r->effect[card] != EF_KOBE)
@@ -1261,26 +1262,35 @@ static int tp_splits(const Game *g, int seat, int16_t (*splits)[MAXP])
     return k;
 }
 
-static int add_plays(const Game *g, Act *out, int k, int seat, int card, int uno)
+/* The ways `seat` can aim `card`: its Target Practice splits (returns their number, nt
+ * 0), or its targets (-1: none; returns 0, nt their number). Each is played in each of
+ * its colors (a wild's four, else -1), splits and targets in this order, colors inside. */
+static int play_targets(const Game *g, int seat, int card, int *targets, int *nt,
+                        int16_t (*splits)[MAXP])
 {
-    const Rules *r = g->r;
-    int effect = r->effect[card];
-    int targets[MAXP + 1], nt = 0;
-    int16_t splits[MAX_SPLITS + MAXP + 1][MAXP];
-    int nsplits = 0;
+    int effect = g->r->effect[card];
+    *nt = 0;
+    if (effect == EF_WTP)
+        return tp_splits(g, seat, splits);
     if (effect == EF_N7 || effect == EF_TRADE || effect == EF_QUIT || effect == EF_SPY
         || effect == EF_DANCE) {
         if (effect == EF_DANCE)
-            targets[nt++] = -1;
+            targets[(*nt)++] = -1;
         for (int s = 0; s < g->n; s++)
             if (g->active[s] && s != seat)
-                targets[nt++] = s;
-    } else if (effect == EF_WTP) {
-        nsplits = tp_splits(g, seat, splits);
+                targets[(*nt)++] = s;
     } else {
-        targets[nt++] = -1;
+        targets[(*nt)++] = -1;
     }
-    int wild = r->wild[card];
+    return 0;
+}
+
+static int add_plays(const Game *g, Act *out, int k, int seat, int card, int uno)
+{
+    int targets[MAXP + 1], nt;
+    int16_t splits[MAX_SPLITS + MAXP + 1][MAXP];
+    int nsplits = play_targets(g, seat, card, targets, &nt, splits);
+    int wild = g->r->wild[card];
     if (nsplits) {
         for (int t = 0; t < nsplits; t++) {
             int total = 0;
@@ -1306,8 +1316,19 @@ static int add_plays(const Game *g, Act *out, int k, int seat, int card, int uno
     return k;
 }
 
-/* Game.legal_actions(seat), in its order. */
-static int legal_actions(const Game *g, int seat, Act *out)
+/* One playable card: its plays (expand), or one entry standing for them all (kind
+ * A_PLAY, color and target -1), which choose_greedy expands as it scores them. */
+static inline int add_card(const Game *g, Act *out, int k, int seat, int card, int uno,
+                           int expand)
+{
+    if (expand)
+        return add_plays(g, out, k, seat, card, uno);
+    out[k] = (Act){A_PLAY, card, -1, uno, -1, 0, {0}};
+    return k + 1;
+}
+
+/* Game.legal_actions(seat), in its order; with expand 0, one entry a playable card. */
+static int list_actions(const Game *g, int seat, Act *out, int expand)
 {
     const Rules *r = g->r;
     int k = 0;
@@ -1337,14 +1358,14 @@ static int legal_actions(const Game *g, int seat, Act *out)
                 int bluff = is_bluff(g, seat, c);
                 any_honest = any_honest || !bluff;
                 if (!bluff || challenge_on)
-                    k = add_plays(g, out, k, seat, c, uno);
+                    k = add_card(g, out, k, seat, c, uno, expand);
             }
             if (SW(g, S_VOLUNTARY) || !any_honest)
                 out[k++] = (Act){can_draw(g) ? A_DRAW : A_PASS, -1, -1, 0, -1, 0, {0}};
         } else if (g->phase == PH_DRAWN) {
             int bluff = is_bluff(g, seat, g->drawn);
             if (!bluff || challenge_on)
-                k = add_plays(g, out, k, seat, g->drawn, uno);
+                k = add_card(g, out, k, seat, g->drawn, uno, expand);
             if (bluff || SW(g, S_PLAY_DRAWN) != PD_MUST)
                 out[k++] = (Act){A_PASS, -1, -1, 0, -1, 0, {0}};
         } else if (g->phase == PH_PENALTY) {
@@ -1358,7 +1379,7 @@ static int legal_actions(const Game *g, int seat, Act *out)
                     continue;
                 seen[c >> 6] |= bit;
                 if (challenge_on || !is_bluff(g, seat, c))
-                    k = add_plays(g, out, k, seat, c, uno);
+                    k = add_card(g, out, k, seat, c, uno, expand);
             }
         } else if (g->phase == PH_COLOR) {
             for (int c = 0; c < 4; c++)
@@ -1369,7 +1390,7 @@ static int legal_actions(const Game *g, int seat, Act *out)
         if (!r->wild[top] && r->color[top] >= 0 && matches(g, seat, top)) {
             for (int i = 0; i < len; i++) {
                 if (hand[i] == top) {
-                    k = add_plays(g, out, k, seat, top, uno);
+                    k = add_card(g, out, k, seat, top, uno, expand);
                     break;
                 }
             }
@@ -1381,6 +1402,11 @@ static int legal_actions(const Game *g, int seat, Act *out)
         if (o != seat && catchable(g, o))
             out[k++] = (Act){A_CATCH, -1, -1, 0, o, 0, {0}};
     return k;
+}
+
+static int legal_actions(const Game *g, int seat, Act *out)
+{
+    return list_actions(g, seat, out, 1);
 }
 
 /* ------------------------------------------------------------------ policies */
@@ -1502,69 +1528,100 @@ static int hand_points_of(const Game *g, int seat)
  * big hand for a small one is worth more than a wild kept. */
 #define SWAP_CARD 600
 
-/* The score of the play `a` by `seat` (see fast.greedy_score). */
-static long greedy_score(const Game *g, int seat, const Act *a, const int count[4],
-                         const int value[4], int danger, int next_close)
+/* The score of a play by `seat` (fast.greedy_score), in parts that choose_greedy adds up
+ * once for each of a card's plays: the card's own, its color's, its target's and its
+ * Target Practice picks'. */
+typedef struct {
+    const Game *g;
+    int seat, danger, next_close, answer, rest;
+    const int *count, *value;
+} Judge;
+
+static long score_card(const Judge *j, int c)
 {
+    const Game *g = j->g;
     const Rules *r = g->r;
-    int c = a->card, effect = r->effect[c], wild = r->wild[c], points = r->points[c];
-    int answer = g->phase == PH_PENALTY;
-    int rest = HLEN(g, seat) - 1;
-    long score = danger ? points * 50L : points * 4L;
-    if (answer)
+    int effect = r->effect[c], wild = r->wild[c], points = r->points[c];
+    long score = j->danger ? points * 50L : points * 4L;
+    if (j->answer)
         score += 10000; /* any answer beats taking the penalty */
-    else if (wild && !danger)
+    else if (wild && !j->danger)
         score -= draw_family(r, c) == PK_WILD ? 5000 : 4000;
-    if (next_close && r->action_face[c])
+    if (j->next_close && r->action_face[c])
         score += 3000;
-    int col = wild ? a->color : r->color[c];
-    if (col < 0 || (answer && is_reaction(r, c)))
-        col = g->color; /* Colourless, Nagasaki, a reaction: the color stays */
-    if (col >= 0) {
-        int own = !wild && r->color[c] == col;
-        score += (count[col] - own) * 200L + value[col] - (own ? points : 0);
-    }
     switch (effect) {
-    case EF_N7:
-    case EF_TRADE:
-        score += SWAP_CARD * (long)(rest - HLEN(g, a->target));
-        break;
     case EF_BLEND: {
         int others = 0, total = 0;
         for (int s = 0; s < g->n; s++)
-            if (g->active[s] && s != seat) {
+            if (g->active[s] && s != j->seat) {
                 others++;
                 total += HLEN(g, s);
             }
         if (others)
-            score += SWAP_CARD * (long)(rest * others - total) / others;
+            score += SWAP_CARD * (long)(j->rest * others - total) / others;
         break;
     }
-    case EF_QUIT: /* heads-up, the lower hand wins; with more, both are out of the race */
-        if (g->players_in_hand == 2
-            && hand_points_of(g, seat) - points < hand_points_of(g, a->target))
-            score += 3000;
-        else
-            score -= 6000;
-        break;
-    case EF_WTP: /* the cards to the players closest to going out */
-        for (int s = 0; s < g->n; s++)
-            if (a->picks[s])
-                score -= 50L * a->picks[s] * (HLEN(g, s) < 10 ? HLEN(g, s) : 10);
-        break;
     case EF_HOLY:
     case EF_SCREW:
-        if (!answer)
+        if (!j->answer)
             score -= 1000; /* kept for a wild draw aimed at its holder */
         break;
     case EF_NAGA:
-        if (!danger)
+        if (!j->danger)
             score -= 4000;
         break;
     default:
         break;
     }
     return score;
+}
+
+/* The color the play leaves (`color`: the one a wild names) and what it is worth. */
+static long score_color(const Judge *j, int c, int color)
+{
+    const Rules *r = j->g->r;
+    int wild = r->wild[c];
+    int col = wild ? color : r->color[c];
+    if (col < 0 || (j->answer && is_reaction(r, c)))
+        col = j->g->color; /* Colourless, Nagasaki, a reaction: the color stays */
+    if (col < 0)
+        return 0;
+    int own = !wild && r->color[c] == col;
+    return (j->count[col] - own) * 200L + j->value[col] - (own ? r->points[c] : 0);
+}
+
+static long score_target(const Judge *j, int c, int target)
+{
+    const Game *g = j->g;
+    switch (g->r->effect[c]) {
+    case EF_N7:
+    case EF_TRADE:
+        return SWAP_CARD * (long)(j->rest - HLEN(g, target));
+    case EF_QUIT: /* heads-up, the lower hand wins; with more, both are out of the race */
+        if (g->players_in_hand == 2
+            && hand_points_of(g, j->seat) - g->r->points[c] < hand_points_of(g, target))
+            return 3000;
+        return -6000;
+    default:
+        return 0;
+    }
+}
+
+/* Target Practice: the cards to the players closest to going out. */
+static long score_picks(const Judge *j, const int16_t *picks)
+{
+    long score = 0;
+    for (int s = 0; s < j->g->n; s++)
+        if (picks[s])
+            score -= 50L * picks[s] * (HLEN(j->g, s) < 10 ? HLEN(j->g, s) : 10);
+    return score;
+}
+
+static Judge judge_of(const Game *g, int seat, const int count[4], const int value[4],
+                      int danger, int next_close)
+{
+    return (Judge){g, seat, danger, next_close, g->phase == PH_PENALTY, HLEN(g, seat) - 1,
+                   count, value};
 }
 
 /* The heuristic bot's challenge (heuristic.HeuristicBot.bluff_odds above 0.45), from
@@ -1577,10 +1634,8 @@ static long greedy_score(const Game *g, int seat, const Act *a, const int count[
 static int greedy_challenges(const Game *g, int seat)
 {
     const Rules *r = g->r;
-    int per[4] = {0, 0, 0, 0};
-    for (int i = 0; i < r->deck_len; i++)
-        if (r->color[r->deck[i]] >= 0)
-            per[r->color[r->deck[i]]]++;
+    int per[4];
+    memcpy(per, r->deck_colors, sizeof per);
     const uint8_t *hand = HAND(g, seat);
     for (int i = 0; i < HLEN(g, seat); i++)
         if (r->color[hand[i]] >= 0)
@@ -1617,7 +1672,7 @@ static Act choose_greedy(const Game *g, uint64_t *policy, int challenges)
     const Rules *r = g->r;
     int seat = g->to_act;
     Act legal[MAXACT];
-    int k = legal_actions(g, seat, legal);
+    int k = list_actions(g, seat, legal, 0);
     int draw = -1, pass = -1, plays = 0;
     for (int i = 0; i < k; i++) {
         int kind = legal[i].kind;
@@ -1651,21 +1706,50 @@ static Act choose_greedy(const Game *g, uint64_t *policy, int challenges)
     int following = next_seat(g, seat);
     int next_close = following != seat && HLEN(g, following) <= DANGER;
     int uno = len == 2 && SW(g, S_UNO_CALL) == 0; /* then only the plays that call it */
-    int best[MAXACT], m = 0;
+    /* Every play of every card, scored in legal_actions' order (the ties' order): the
+     * listing has one entry a card, expanded here, its parts scored once each. */
+    Judge j = judge_of(g, seat, count, value, danger, next_close);
+    typedef struct {
+        int entry, way, color;
+    } Play;
+    Play best[MAXACT];
+    int m = 0;
     long best_score = 0;
+    int targets[MAXP + 1], nt;
+    int16_t splits[MAX_SPLITS + MAXP + 1][MAXP];
     for (int i = 0; i < k; i++) {
-        const Act *a = &legal[i];
-        if (a->kind != A_PLAY || a->uno != uno)
+        if (legal[i].kind != A_PLAY)
             continue;
-        long score = greedy_score(g, seat, a, count, value, danger, next_close);
-        if (m == 0 || score > best_score) {
-            best_score = score;
-            m = 0;
+        int c = legal[i].card, wild = r->wild[c], colors = wild ? 4 : 1;
+        int nsplits = play_targets(g, seat, c, targets, &nt, splits);
+        long card = score_card(&j, c), by_color[4];
+        for (int col = 0; col < colors; col++)
+            by_color[col] = score_color(&j, c, wild ? col : -1);
+        for (int way = 0; way < (nsplits ? nsplits : nt); way++) {
+            long aimed = card + (nsplits ? score_picks(&j, splits[way])
+                                         : score_target(&j, c, targets[way]));
+            for (int col = 0; col < colors; col++) {
+                long score = aimed + by_color[col];
+                if (m == 0 || score > best_score) {
+                    best_score = score;
+                    m = 0;
+                }
+                if (score == best_score)
+                    best[m++] = (Play){i, way, wild ? col : -1};
+            }
         }
-        if (score == best_score)
-            best[m++] = i;
     }
-    return legal[m > 1 ? best[below(policy, (uint32_t)m)] : best[0]];
+    Play chosen = best[m > 1 ? below(policy, (uint32_t)m) : 0];
+    int card = legal[chosen.entry].card;
+    Act a = {A_PLAY, card, chosen.color, uno, -1, 0, {0}};
+    if (play_targets(g, seat, card, targets, &nt, splits)) {
+        for (int s = 0; s < MAXP; s++)
+            a.npicks += splits[chosen.way][s];
+        memcpy(a.picks, splits[chosen.way], sizeof a.picks);
+    } else {
+        a.target = targets[chosen.way];
+    }
+    return a;
 }
 
 /* Under jump_in, the greedy players who hold the top card play it out of turn (the
@@ -2095,6 +2179,8 @@ static PyObject *py_compile_rules(PyObject *self, PyObject *args)
             return NULL;
         }
         r.deck[i] = (uint8_t)id;
+        if (r.color[id] >= 0)
+            r.deck_colors[r.color[id]]++;
     }
     Py_DECREF(items);
     r.deck_len = (int)size;
