@@ -516,7 +516,7 @@ static int matches(const Game *g, int seat, int card)
     return matches_with(g, seat, card, g->r->has_locks && locked(g, seat));
 }
 
-static int is_bluff(const Game *g, int seat, int card)
+static inline int is_bluff(const Game *g, int seat, int card)
 {
     const Rules *r = g->r;
     if (!r->wd4[card])
@@ -1265,8 +1265,8 @@ static int tp_splits(const Game *g, int seat, int16_t (*splits)[MAXP])
 /* The ways `seat` can aim `card`: its Target Practice splits (returns their number, nt
  * 0), or its targets (-1: none; returns 0, nt their number). Each is played in each of
  * its colors (a wild's four, else -1), splits and targets in this order, colors inside. */
-static int play_targets(const Game *g, int seat, int card, int *targets, int *nt,
-                        int16_t (*splits)[MAXP])
+static inline int play_targets(const Game *g, int seat, int card, int *targets, int *nt,
+                               int16_t (*splits)[MAXP])
 {
     int effect = g->r->effect[card];
     *nt = 0;
