@@ -1285,34 +1285,30 @@ static inline int play_targets(const Game *g, int seat, int card, int *targets, 
     return 0;
 }
 
+/* The play of `card` in `color`, calling UNO or not, at `target` or (Target Practice) with
+ * the cards of `split` (NULL: none). */
+static inline Act aimed_play(int card, int color, int uno, int target, const int16_t *split)
+{
+    Act a = {A_PLAY, card, color, uno, target, 0, {0}};
+    if (split) {
+        for (int s = 0; s < MAXP; s++)
+            a.npicks += split[s];
+        memcpy(a.picks, split, sizeof a.picks);
+    }
+    return a;
+}
+
 static int add_plays(const Game *g, Act *out, int k, int seat, int card, int uno)
 {
     int targets[MAXP + 1], nt;
     int16_t splits[MAX_SPLITS + MAXP + 1][MAXP];
     int nsplits = play_targets(g, seat, card, targets, &nt, splits);
     int wild = g->r->wild[card];
-    if (nsplits) {
-        for (int t = 0; t < nsplits; t++) {
-            int total = 0;
-            for (int s = 0; s < MAXP; s++)
-                total += splits[t][s];
-            for (int c = wild ? 0 : -1; c < (wild ? 4 : 0); c++) {
-                for (int u = 0; u <= uno; u++) {
-                    Act *a = &out[k++];
-                    *a = (Act){A_PLAY, card, c, u, -1, total, {0}};
-                    memcpy(a->picks, splits[t], sizeof a->picks);
-                }
-            }
-        }
-        return k;
-    }
-    for (int t = 0; t < nt; t++) {
-        for (int c = wild ? 0 : -1; c < (wild ? 4 : 0); c++) {
-            out[k++] = (Act){A_PLAY, card, c, 0, targets[t], 0, {0}};
-            if (uno)
-                out[k++] = (Act){A_PLAY, card, c, 1, targets[t], 0, {0}};
-        }
-    }
+    for (int way = 0; way < (nsplits ? nsplits : nt); way++)
+        for (int c = wild ? 0 : -1; c < (wild ? 4 : 0); c++)
+            for (int u = 0; u <= uno; u++)
+                out[k++] = aimed_play(card, c, u, nsplits ? -1 : targets[way],
+                                      nsplits ? splits[way] : NULL);
     return k;
 }
 
@@ -1705,9 +1701,9 @@ static Act choose_greedy(const Game *g, uint64_t *policy, int challenges)
         return legal[draw >= 0 ? draw : pass >= 0 ? pass : 0];
     int following = next_seat(g, seat);
     int next_close = following != seat && HLEN(g, following) <= DANGER;
-    int uno = len == 2 && SW(g, S_UNO_CALL) == 0; /* then only the plays that call it */
     /* Every play of every card, scored in legal_actions' order (the ties' order): the
-     * listing has one entry a card, expanded here, its parts scored once each. */
+     * listing has one entry a card, expanded here, its parts scored once each. Where a
+     * play may call UNO (the entry's uno) only the plays that call it are played. */
     Judge j = judge_of(g, seat, count, value, danger, next_close);
     typedef struct {
         int entry, way, color;
@@ -1741,15 +1737,9 @@ static Act choose_greedy(const Game *g, uint64_t *policy, int challenges)
     }
     Play chosen = best[m > 1 ? below(policy, (uint32_t)m) : 0];
     int card = legal[chosen.entry].card;
-    Act a = {A_PLAY, card, chosen.color, uno, -1, 0, {0}};
-    if (play_targets(g, seat, card, targets, &nt, splits)) {
-        for (int s = 0; s < MAXP; s++)
-            a.npicks += splits[chosen.way][s];
-        memcpy(a.picks, splits[chosen.way], sizeof a.picks);
-    } else {
-        a.target = targets[chosen.way];
-    }
-    return a;
+    int nsplits = play_targets(g, seat, card, targets, &nt, splits);
+    return aimed_play(card, chosen.color, legal[chosen.entry].uno,
+                      nsplits ? -1 : targets[chosen.way], nsplits ? splits[chosen.way] : NULL);
 }
 
 /* Under jump_in, the greedy players who hold the top card play it out of turn (the
