@@ -220,9 +220,10 @@ def test_playing_a_match_where_everyone_scores_a_rollout_is_worth_its_points(
     assert bot._points_sign == sign
     bot._search_repeats = 8
     values = bot._rollout(game, random.Random(5))
-    wins, _, points = fast.playouts_counted(
+    wins, _, points, matches = fast.playouts_counted(
         game, random.Random(5).getrandbits(63), bot._core_policy, 8, strong.ROLLOUT_LIMIT, True
     )
+    assert matches == (0, 0, 0)  # the match's first hand ends no match
     if sign:
         mean = sum(points) / 3
         expected = [1 / 3 + sign * (p - mean) / (8 * strong.POINTS_PER_WIN) for p in points]
@@ -230,6 +231,31 @@ def test_playing_a_match_where_everyone_scores_a_rollout_is_worth_its_points(
         assert len(set(points)) > 1  # the points tell the seats apart
     else:
         assert values == [w / 8 for w in wins]
+
+
+@pytest.mark.parametrize("target", [1, 40])
+def test_near_the_target_the_bot_does_not_quit_into_a_lost_match(target: int) -> None:
+    """BYOND, penalty points (less is better): a Quitter ends seat 0's and its victim's
+    hand at once; the third player then goes out with nothing and, the totals past the
+    target, wins the match. The heuristic quits (a small hand set aside). Scored by the
+    points against the table's mean the bot would too (at the default target it does);
+    playing for the match it knows that hand is the last one, and keeps playing."""
+    from una.engine import fast
+    from una.engine.record import stacked_deck
+
+    if not fast.available():
+        pytest.skip("the compiled core is not built")
+    rules = {"preset": "byond", "target": target}
+    hands = ["QUIT R1 R2 R3 G4 G5 B6", "WDD W4 G2 G3 B4 B5 Y6", "B1 B2 B3 Y4 Y5 G6 G7"]
+    deck = stacked_deck(rules, [h.split() for h in hands], "G9", (), 2)
+    game = Game(rules, players=3, seed=1, dealer=2, decks=[deck])
+    view = game.view_for(0)
+    assert HeuristicBot().choose(view, random.Random(0)).code.startswith("play QUIT")
+    for seed in range(4):
+        bot = StrongBot()
+        bot.goal = "match"
+        chosen = bot.choose(view, random.Random(seed))
+        assert chosen is not None and not chosen.code.startswith("play QUIT"), seed
 
 
 def _many_choices(preset: str = "standard") -> tuple[Game, int]:

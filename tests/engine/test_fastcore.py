@@ -471,10 +471,10 @@ def test_greedy_playouts_on_every_card_are_the_python_reference(core: Any, rules
             if game.hand_over:
                 break
             probe = seed + len(game.log)
-            c_wins, moves, points = fast.playouts_counted(
+            c_wins, moves, points, matches = fast.playouts_counted(
                 game, probe, "greedy", 2, shuffle_pile=True
             )
-            assert (c_wins, moves, points) == fast.playouts_counted_py(
+            assert (c_wins, moves, points, matches) == fast.playouts_counted_py(
                 game, probe, "greedy", 2, shuffle_pile=True
             )
             assert sum(c_wins) <= 2
@@ -600,9 +600,10 @@ def test_playouts_from_bad_arguments(core: Any) -> None:
     with pytest.raises(ValueError, match="limit: must be 1"):
         core.playouts_from(*args, 1, 1, 1, 0, False)
     # A limit too short for any hand: nobody wins, and each playout counts the limit.
-    assert core.playouts_from(*args, 1, 1, 4, 1, True) == ((0, 0), 4, (0, 0))
+    assert core.playouts_from(*args, 1, 1, 4, 1, True) == ((0, 0), 4, (0, 0), (0, 0))
     counted = fast.playouts_counted(game, 1, "greedy", 3, limit=2)
-    assert counted == ((0, 0), 6, (0, 0)) == fast.playouts_counted_py(game, 1, "greedy", 3, limit=2)
+    reference = fast.playouts_counted_py(game, 1, "greedy", 3, limit=2)
+    assert counted == ((0, 0), 6, (0, 0), (0, 0)) == reference
 
 
 def test_the_cores_twister_is_pythons_random(core: Any) -> None:
@@ -679,6 +680,32 @@ def test_playouts_after_is_the_python_reference(core: Any, rules: Any) -> None:
                 stopped += len(c_after) < len(actions)
                 advance(game, 1 + step.below(12), rng)
     assert phases[Phase.DRAWN] and phases[Phase.PENALTY] and stopped
+
+
+@pytest.mark.parametrize("preset", ["standard", "telegram", "byond"])
+def test_playouts_whose_hand_ends_the_match_count_its_winner(core: Any, preset: str) -> None:
+    """A hand that ends the match counts the match's winner, not its points (a searcher
+    playing for the match knows what it is worth); a hand after which the match goes on
+    counts its points. C and Python agree, from the position and after each candidate."""
+    for target, ends in ((1, True), (500, False)):
+        for seed in range(4):
+            game = Game({"preset": preset, "target": target}, 3, seed=seed)
+            advance(game, 3, Rng(seed))
+            seat = game.to_act
+            assert seat is not None
+            actions = list(game.legal_actions(seat))[:4]
+            args = (seed, "greedy", 6, 500, True)
+            c_counted = fast.playouts_counted(game, *args)
+            assert c_counted == fast.playouts_counted_py(game, *args)
+            c_after = fast.playouts_after(game, seat, actions, *args)
+            assert c_after == fast.playouts_after_py(game, seat, actions, *args)
+            for wins, _, points, matches in [c_counted, *c_after]:
+                if ends:
+                    assert sum(matches) == sum(wins) == 6 and not any(points)
+                    if preset == "standard":  # winner takes all: the hand's winner
+                        assert matches == wins
+                else:  # (a BYOND hand can score 500 penalty points: seldom)
+                    assert sum(matches) < sum(wins) and any(points)
 
 
 def test_playouts_after_bad_arguments(core: Any) -> None:

@@ -39,7 +39,8 @@ take, stack or take, draw or play, play or keep a drawn card, targets) is search
    scoring scores every player each hand (``discards_minus_hand``: the Telegram game;
    ``penalty``: BYOND), the points the seat scored against the table's mean
    (:data:`SCORED_BY_ALL`): there a hand's winner gains a few dozen points on the others,
-   and what the others keep or shed moves their totals as much.
+   and what the others keep or shed moves their totals as much. A rollout whose hand
+   ends the match is worth the match: 1 to its winner, 0 to the others.
 
 UNO calls and catches are never searched (they are always right), and a jump-in is left
 to the heuristic (it sheds a card for free).
@@ -687,9 +688,9 @@ class StrongBot(Bot):
                 self._core_policy, repeats, ROLLOUT_LIMIT, shuffle_pile=True,
             )  # fmt: skip
             values = []
-            for wins, played, points in outcomes:
+            for wins, played, points, matches in outcomes:
                 self.moves += played
-                values.append(self._value(wins, points, repeats)[seat])
+                values.append(self._value(wins, points, matches, repeats)[seat])
             return values
         values = []
         for action in actions:
@@ -715,7 +716,7 @@ class StrongBot(Bot):
             # is played out REPEATS times (fewer samples, each judged better);
             # ROLLOUT_LIMIT-long hands count for nobody.
             repeats = self._search_repeats
-            wins, moves, points = fast.playouts_counted(
+            wins, moves, points, matches = fast.playouts_counted(
                 game,
                 rng.getrandbits(63),
                 self._core_policy,
@@ -724,7 +725,7 @@ class StrongBot(Bot):
                 shuffle_pile=True,
             )
             self.moves += moves
-            return self._value(wins, points, repeats)
+            return self._value(wins, points, matches, repeats)
         steps = 0
         while not game.hand_over:
             seat = game.to_act
@@ -738,28 +739,47 @@ class StrongBot(Bot):
         result = game.hand_result
         assert result is not None
         if self._points_sign:
-            return self._worth(result.points, 1)
+            ended = [0] * game.n
+            if game.match_over and game.winner is not None:
+                ended[game.winner] = 1
+                return self._worth([0] * game.n, ended, 1)
+            return self._worth(result.points, ended, 1)
         rewards = [0.0] * game.n
         rewards[result.winner] = 1.0
         return rewards
 
-    def _value(self, wins: Sequence[int], points: Sequence[int], rollouts: int) -> list[float]:
-        """What ``rollouts`` core rollouts that won ``wins`` and scored ``points`` (per
-        seat, in all) are worth to each seat: the hands won, or their points (_worth)."""
+    def _value(
+        self,
+        wins: Sequence[int],
+        points: Sequence[int],
+        matches: Sequence[int],
+        rollouts: int,
+    ) -> list[float]:
+        """What ``rollouts`` core rollouts are worth to each seat (per seat: ``wins`` hands
+        won, ``points`` scored where the match went on, ``matches`` won where the hand ended
+        it): the hands won, or, playing a match where every player scores, _worth."""
         if self._points_sign:
-            return self._worth(points, rollouts)
+            return self._worth(points, matches, rollouts)
         return [w / rollouts for w in wins]
 
-    def _worth(self, points: Sequence[int], rollouts: int) -> list[float]:
-        """What ``rollouts`` rollouts that scored ``points`` in all are worth to each seat
-        when every player scores (SCORED_BY_ALL): her points against the table's mean,
-        POINTS_PER_WIN to a hand won, around the even share.
+    def _worth(self, points: Sequence[int], matches: Sequence[int], rollouts: int) -> list[float]:
+        """What ``rollouts`` rollouts are worth to each seat when every player scores
+        (SCORED_BY_ALL): one that ended the match, 1 to its winner and 0 to the others;
+        the rest, which scored ``points`` in all, her points against the table's mean,
+        POINTS_PER_WIN to a hand won, around the even share. (Near the target, scoring well
+        in the hand that ends the match is no use to a player who loses it.)
 
         >>> bot = StrongBot()
         >>> bot._points_sign = 1
-        >>> [round(value, 3) for value in bot._worth([120, 0, -30, 30], 2)]
+        >>> [round(value, 3) for value in bot._worth([120, 0, -30, 30], [0, 0, 0, 0], 2)]
         [0.7, 0.1, -0.05, 0.25]
+        >>> [round(value, 3) for value in bot._worth([120, 0, -30, 30], [0, 2, 0, 0], 4)]
+        [0.35, 0.55, -0.025, 0.125]
         """
+        going_on = rollouts - sum(matches)
         mean = sum(points) / len(points)
         scale = self._points_sign / (rollouts * POINTS_PER_WIN)
-        return [1 / len(points) + (p - mean) * scale for p in points]
+        return [
+            (won + going_on / len(points)) / rollouts + (p - mean) * scale
+            for p, won in zip(points, matches, strict=True)
+        ]

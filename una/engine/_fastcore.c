@@ -2868,12 +2868,15 @@ static uint64_t pile_seed(uint64_t policy_seed, int r)
 }
 
 /* playouts_from(rules, names, values, policy_seed, policy, repeats, limit, shuffle_pile)
- * -> (wins per seat, moves played in all; a playout stopped at `limit` counts `limit`) */
+ * -> (wins per seat, moves played in all, points per seat, matches won per seat): a playout
+ * stopped at `limit` counts `limit` moves; see repeat_playouts for the points. */
 /* `repeats` playouts of g in `work` (the draw pile reshuffled for each under
- * shuffle_pile), adding the hands won and points per seat; returns the moves (a playout
- * stopped at `limit` counts `limit`). */
+ * shuffle_pile), adding per seat the hands won, the points scored in the playouts after
+ * which the match goes on, and the matches won in those whose hand ended it; returns the
+ * moves (a playout stopped at `limit` counts `limit`). */
 static long repeat_playouts(const Game *g, Game *work, uint64_t policy_seed, int kind,
-                            int repeats, long limit, int shuffle_pile, long *wins, long *points)
+                            int repeats, long limit, int shuffle_pile, long *wins, long *points,
+                            long *matches)
 {
     long total = 0;
     uint64_t policy = policy_seed;
@@ -2886,12 +2889,33 @@ static long repeat_playouts(const Game *g, Game *work, uint64_t policy_seed, int
         long moves = play_out_with(work, &policy, kind, limit);
         if (moves >= 0) {
             wins[work->hand_winner]++;
-            for (int s = 0; s < g->n; s++)
-                points[s] += work->hand_points[s];
+            if (work->phase == PH_MATCH_OVER)
+                matches[work->winner]++;
+            else
+                for (int s = 0; s < g->n; s++)
+                    points[s] += work->hand_points[s];
         }
         total += moves >= 0 ? moves : limit;
     }
     return total;
+}
+
+/* (wins, moves, points, matches): what repeat_playouts counted, for Python. */
+static PyObject *counted(int n, const long *wins, long moves, const long *points,
+                         const long *matches)
+{
+    PyObject *part[3] = {PyTuple_New(n), PyTuple_New(n), PyTuple_New(n)};
+    const long *from[3] = {wins, points, matches};
+    for (int i = 0; i < 3; i++) {
+        if (part[i] == NULL) {
+            for (int j = 0; j < 3; j++)
+                Py_XDECREF(part[j]);
+            return NULL;
+        }
+        for (int s = 0; s < n; s++)
+            PyTuple_SET_ITEM(part[i], s, PyLong_FromLong(from[i][s]));
+    }
+    return Py_BuildValue("NlNN", part[0], moves, part[1], part[2]);
 }
 
 static PyObject *py_playouts_from(PyObject *self, PyObject *args)
@@ -2928,26 +2952,16 @@ static PyObject *py_playouts_from(PyObject *self, PyObject *args)
         PyMem_RawFree(g);
         return PyErr_NoMemory();
     }
-    long wins[MAXP] = {0}, points[MAXP] = {0};
+    long wins[MAXP] = {0}, points[MAXP] = {0}, matches[MAXP] = {0};
     int n = g->n;
     long total;
     Py_BEGIN_ALLOW_THREADS
     total = repeat_playouts(g, work, policy_seed, kind, repeats, limit, shuffle_pile, wins,
-                            points);
+                            points, matches);
     Py_END_ALLOW_THREADS
     PyMem_RawFree(work);
     PyMem_RawFree(g);
-    PyObject *per_seat = PyTuple_New(n), *scored = PyTuple_New(n);
-    if (per_seat == NULL || scored == NULL) {
-        Py_XDECREF(per_seat);
-        Py_XDECREF(scored);
-        return NULL;
-    }
-    for (int s = 0; s < n; s++) {
-        PyTuple_SET_ITEM(per_seat, s, PyLong_FromLong(wins[s]));
-        PyTuple_SET_ITEM(scored, s, PyLong_FromLong(points[s]));
-    }
-    return Py_BuildValue("NlN", per_seat, total, scored);
+    return counted(n, wins, total, points, matches);
 }
 
 /* una.sim.driver.Table._offer_out_of_turn with a random bot in every seat: each seat but
@@ -2955,7 +2969,7 @@ static PyObject *py_playouts_from(PyObject *self, PyObject *args)
  * later each time; the bot calls an UNO it owes, else jumps in with one of its plays or
  * does nothing, uniformly (RandomBot.choose); after a jump-in the offers start again. */
 /* playouts_after(rules, names, values, seat, codes, policy_seed, policy, repeats, limit,
- * shuffle_pile) -> [(wins per seat, moves, points per seat), ...]: for each action code in
+ * shuffle_pile) -> [(wins, moves, points, matches), ...]: for each action code in
  * turn, what playouts_from gives after `seat` plays it in a copy of the position, as
  * Game.apply and playouts_counted do in Python; the list stops before the first action
  * that is not legal there. The strong bot's race: one sampled position, every candidate. */
@@ -3017,21 +3031,12 @@ static PyObject *py_playouts_after(PyObject *self, PyObject *args)
             break; /* not legal in this position: the caller drops it */
         memcpy(after, g, sizeof(Game));
         apply(after, seat, &legal[found]);
-        long wins[MAXP] = {0}, points[MAXP] = {0}, total;
+        long wins[MAXP] = {0}, points[MAXP] = {0}, matches[MAXP] = {0}, total;
         Py_BEGIN_ALLOW_THREADS
         total = repeat_playouts(after, work, policy_seed, kind, repeats, limit, shuffle_pile,
-                                wins, points);
+                                wins, points, matches);
         Py_END_ALLOW_THREADS
-        PyObject *per_seat = PyTuple_New(n), *scored = PyTuple_New(n), *item = NULL;
-        if (per_seat != NULL && scored != NULL) {
-            for (int s = 0; s < n; s++) {
-                PyTuple_SET_ITEM(per_seat, s, PyLong_FromLong(wins[s]));
-                PyTuple_SET_ITEM(scored, s, PyLong_FromLong(points[s]));
-            }
-            item = Py_BuildValue("OlO", per_seat, total, scored);
-        }
-        Py_XDECREF(per_seat);
-        Py_XDECREF(scored);
+        PyObject *item = counted(n, wins, total, points, matches);
         if (item == NULL || PyList_Append(out, item) < 0) {
             Py_XDECREF(item);
             Py_CLEAR(out);

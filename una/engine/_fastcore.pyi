@@ -48,7 +48,7 @@ def playouts_from(
     limit: int,
     shuffle_pile: bool,
     /,
-) -> tuple[tuple[int, ...], int, tuple[int, ...]]: ...
+) -> tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...]]: ...
 def playouts_after(
     rules: bytes,
     names: Sequence[str],
@@ -61,7 +61,7 @@ def playouts_after(
     limit: int,
     shuffle_pile: bool,
     /,
-) -> list[tuple[tuple[int, ...], int, tuple[int, ...]]]: ...
+) -> list[tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...]]]: ...
 def sim_games(
     rules: bytes,
     games: Sequence[tuple[int, int, Sequence[int]]],

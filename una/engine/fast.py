@@ -744,6 +744,10 @@ def playouts_from(
     return playouts_counted(game, seed, policy, repeats, limit, shuffle_pile)[0]
 
 
+#: What playouts counted, per seat where a tuple: (hands won, moves, points, matches won).
+Counted = tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...]]
+
+
 def playouts_counted(
     game: Game,
     seed: int,
@@ -751,16 +755,21 @@ def playouts_counted(
     repeats: int = 1,
     limit: int = MOVE_LIMIT,
     shuffle_pile: bool = False,
-) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+) -> Counted:
     """:func:`playouts_from`, the moves the playouts made in all (one stopped at ``limit``
-    counts ``limit``: the work spent, for a searcher with a budget of it), and the points
-    each seat scored in all (the hand's points under the rule set's scoring, summed over
-    the playouts that finished).
+    counts ``limit``: the work spent, for a searcher with a budget of it), the points each
+    seat scored in the playouts after which the match goes on (the hand's points under the
+    rule set's scoring), and the matches each seat won in the playouts whose hand ended
+    the match (a searcher playing for the match knows their worth exactly).
 
     >>> game = Game("telegram", players=2, seed=5)
-    >>> wins, moves, points = playouts_counted(game, seed=1, policy="greedy", repeats=50)
-    >>> moves > 50, (wins, moves, points) == playouts_counted_py(game, 1, "greedy", 50)
-    (True, True)
+    >>> counted = playouts_counted(game, seed=1, policy="greedy", repeats=50)
+    >>> counted[1] > 50, counted[3], counted == playouts_counted_py(game, 1, "greedy", 50)
+    (True, (0, 0), True)
+    >>> short = Game({"preset": "telegram", "target": 1}, players=2, seed=5)
+    >>> wins, _, points, matches = playouts_counted(short, 1, "greedy", repeats=50)
+    >>> sum(matches), points
+    (50, (0, 0))
     """
     if policy not in POLICIES:
         raise ValueError(f"policy: {policy!r} is not one of {', '.join(POLICIES)}")
@@ -770,10 +779,14 @@ def playouts_counted(
         result = game.hand_result
         wins = [0] * game.n
         points = [0] * game.n
+        matches = [0] * game.n
         if result is not None:
             wins[result.winner] = repeats
-            points = [p * repeats for p in result.points]
-        return tuple(wins), 0, tuple(points)
+            if game.match_over and game.winner is not None:
+                matches[game.winner] = repeats
+            else:
+                points = [p * repeats for p in result.points]
+        return tuple(wins), 0, tuple(points), tuple(matches)
     # One cache lookup (a searcher calls this thousands of times a decision): every
     # policy runs in C wherever the core plays the rules (supports_greedy).
     table = _compile(game.rules, game.n)
@@ -783,9 +796,6 @@ def playouts_counted(
             POLICIES[policy], repeats, limit, shuffle_pile,
         )  # fmt: skip
     return playouts_counted_py(game, seed, policy, repeats, limit, shuffle_pile)
-
-
-Counted = tuple[tuple[int, ...], int, tuple[int, ...]]
 
 
 def playouts_after(
@@ -871,11 +881,12 @@ def playouts_counted_py(
     repeats: int = 1,
     limit: int = MOVE_LIMIT,
     shuffle_pile: bool = False,
-) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+) -> Counted:
     """:func:`playouts_counted` on copies of the Python game (the reference)."""
     rng = Rng(seed & _MASK)
     wins = [0] * game.n
     points = [0] * game.n
+    matches = [0] * game.n
     total = 0
     for repeat in range(repeats):
         twin = game.copy()
@@ -895,9 +906,12 @@ def playouts_counted_py(
                 moves += greedy_jump_ins(twin)
         if twin.hand_over and twin.hand_result is not None:
             wins[twin.hand_result.winner] += 1
-            points = [p + q for p, q in zip(points, twin.hand_result.points, strict=True)]
+            if twin.match_over and twin.winner is not None:
+                matches[twin.winner] += 1
+            else:
+                points = [p + q for p, q in zip(points, twin.hand_result.points, strict=True)]
         total += moves if twin.hand_over else limit
-    return tuple(wins), total, tuple(points)
+    return tuple(wins), total, tuple(points), tuple(matches)
 
 
 def playout_from_py(game: Game, seed: int) -> int:
