@@ -324,9 +324,10 @@ def test_pure_noise_rarely_replaces_the_heuristics_choice() -> None:
 def test_what_the_belief_knows_is_true_on_every_rule_set(rules: object) -> None:
     """Random players (they draw only when they cannot play, and never challenge; the
     seat watched is a heuristic that does): every card the belief places in an
-    opponent's hand is there (after swaps too: a hand it gave away is known), and what it
+    opponent's hand is there (after swaps too: a hand it gave away is known), what it
     says she lacks holds but for the cards she took since (the engine's own matching and
-    Wild Draw Four rules)."""
+    Wild Draw Four rules), and the points each player discarded (what a hand scores under
+    ``discards_minus_hand``) are the game's, in its samples too."""
     known_cards = facts = 0
     for seed in range(10):
         game = Game(rules, players=2 + seed % 2, seed=seed)
@@ -345,6 +346,10 @@ def test_what_the_belief_knows_is_true_on_every_rule_set(rules: object) -> None:
             table.step()
             if game.hand_over:
                 break
+            assert belief.discarded == game.discard_points
+            if len(game.log) % 10 == 0:
+                sample = belief.sample(game.view_for(0), random.Random(seed))
+                assert sample.discard_points == game.discard_points
             for seat in range(1, game.n):
                 held = Counter(game.hands[seat])
                 known = Counter(belief.known[seat])

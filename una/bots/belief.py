@@ -166,6 +166,9 @@ class Belief:
         self.seen: dict[int, Card] = {}  # discard pile position -> the card seen there
         self.lacks: dict[int, Lacks] = {}
         self.known: dict[int, list[Card]] = {}  # cards known to be in an opponent's hand
+        #: The points each seat discarded this hand (public; what a hand scores under
+        #: ``discards_minus_hand``, and so whether it ends the match).
+        self.discarded: list[int] = []
         #: Per shown seat, the cards of the last one-time showing taken in (a view keeps it).
         self.reveals_seen: dict[int, tuple[Card, ...]] = {}
         self.wd4_prev_color: Color | None = None  # the color a pending Wild Draw Four replaced
@@ -186,6 +189,7 @@ class Belief:
         self.seen = {}
         self.lacks = {s: Lacks() for s in range(len(view.players)) if s != self.seat}
         self.known = {s: [] for s in self.lacks}
+        self.discarded = [0] * len(view.players)
         self.choices = {s: [] for s in self.lacks}
         self.reveals_seen = {}
         self.wd4_prev_color = None
@@ -202,6 +206,11 @@ class Belief:
         if before is not None and size < before.discard_pile:
             self.seen = {}  # reshuffled: the old positions are gone
         self.seen[size - 1] = view.top
+        # (A hand's first play comes with no view before it: counted here, not in _learn.)
+        played = action.card if action is not None and action.kind is Kind.PLAY else None
+        if actor is not None and played is not None:
+            table, _ = _template(self.model or rules_key(view), len(view.players))
+            self.discarded[actor] += table.card_points(played)
         if before is not None:
             self._learn(before, view, actor, action)
         self._take_reveals(view)
@@ -648,7 +657,7 @@ class Belief:
             players_in_hand=sum(active),
             draw_pile=draw_pile,
             discard=discard,
-            discard_points=[0] * n,
+            discard_points=list(self.discarded),
             color=view.color,
             to_act=view.to_act,
             phase=Phase(view.phase),
