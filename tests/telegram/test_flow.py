@@ -695,7 +695,9 @@ async def test_a_restart_after_the_end_was_told_but_before_the_hands_closed_clos
         for chat in (ANN.id, BOB.id):
             for method in ("editMessageText", "sendMessage", "deleteMessage"):
                 h.fake.flood[(method, chat)] = 10**6
-        await h.fake.click(dm, user, Act(t=table.code, v=table.version, a=action.code).pack())
+        data = Act(t=table.code, v=table.version, a=action.code).pack()
+        answer = await h.fake.click(dm, user, data)
+        assert "text" not in answer, answer  # the press was applied, not refused
         await h.until(lambda: game.match_over)
         await h.until(lambda: h.rt(GROUP).state.announced >= table.version)
         assert h.rt(GROUP).state.dms  # the hands are not closed
