@@ -292,8 +292,9 @@ def test_rollouts_without_signal_keep_the_heuristics_choice() -> None:
 def test_pure_noise_rarely_replaces_the_heuristics_choice() -> None:
     """Rollouts that are coin flips, whatever the action: with many candidates the old
     rule (the best of all at one standard error) left the prior nearly always; the race
-    with a final test on fresh samples leaves it at about its error rate (one-sided, 1
-    SE: 16%) whatever the number of candidates."""
+    with a final test on fresh samples leaves it at about that test's error rate
+    (one-sided, at ``CONFIDENCE`` = 0.5 standard errors: 31%), whatever the number of
+    candidates."""
     game, seat = _many_choices()
 
     class Noisy(StrongBot):
@@ -310,7 +311,7 @@ def test_pure_noise_rarely_replaces_the_heuristics_choice() -> None:
         chosen = bot.choose(view, random.Random(seed))
         replay = random.Random(seed)
         moved += chosen != prior.choose(view, random.Random(replay.getrandbits(64)))
-    assert moved <= decisions * 0.3, moved
+    assert moved <= decisions * 0.4, moved
 
 
 @pytest.mark.parametrize(
