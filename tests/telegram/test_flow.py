@@ -648,7 +648,8 @@ async def test_a_restart_right_after_the_match_ending_play_tells_it_and_closes(
                 h.fake.flood[(method, chat)] = 10**6
         dm = h.fake.latest(user.id)
         assert dm is not None
-        await h.fake.click(dm, user, Act(t=table.code, v=table.version, a=action.code).pack())
+        data = Act(t=table.code, v=table.version, a=action.code).pack()
+        assert "text" not in await h.press(dm, user, data)  # the press was applied
         await h.until(lambda: game.match_over)
         assert h.rt(GROUP).state.announced < table.version
         await h.restart()
@@ -696,7 +697,7 @@ async def test_a_restart_after_the_end_was_told_but_before_the_hands_closed_clos
             for method in ("editMessageText", "sendMessage", "deleteMessage"):
                 h.fake.flood[(method, chat)] = 10**6
         data = Act(t=table.code, v=table.version, a=action.code).pack()
-        answer = await h.fake.click(dm, user, data)
+        answer = await h.press(dm, user, data)
         assert "text" not in answer, answer  # the press was applied, not refused
         await h.until(lambda: game.match_over)
         await h.until(lambda: h.rt(GROUP).state.announced >= table.version)

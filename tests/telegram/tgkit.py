@@ -155,8 +155,7 @@ class Harness:
             answer = await self.choose(dm, user, rng)
             if any(word in answer.get("text", "") for word in STALE):
                 continue
-            # The service's budget of actions a second, worded by the catalogue.
-            if answer.get("text") in (t("en", "err_rate_limited"), t("ru", "err_rate_limited")):
+            if rate_limited(answer):
                 await asyncio.sleep(0.3)
                 continue
             if answer.get("text"):
@@ -171,6 +170,17 @@ class Harness:
             ):
                 await self.fake.say(chat, user, "уно!")
         raise AssertionError("the match did not end")
+
+    async def press(self, dm: Sent, user: User, data: str) -> dict[str, Any]:
+        """Press a game button as a person would: again, a moment later, while the
+        service's budget of actions a second refuses it (after ``play``'s quick presses);
+        the answer of the press that counted."""
+        for _ in range(20):
+            answer = await self.fake.click(dm, user, data)
+            if not rate_limited(answer):
+                return answer
+            await asyncio.sleep(0.3)
+        raise AssertionError(f"still too fast after 20 presses: {answer}")
 
     async def choose(self, dm: Sent, user: User, rng: random.Random) -> dict[str, Any]:
         # «📢 Uno» is left to the typed «уно!» after her play (see play()).
@@ -229,6 +239,12 @@ async def public_labels(service: RoomService) -> set[str]:
             if isinstance(event, ev.CardPlayed | ev.CardTurned | ev.FirstCardReturned):
                 labels.add(card_label(event.card))
     return labels
+
+
+def rate_limited(answer: dict[str, Any]) -> bool:
+    """Whether a button's answer is the service's budget of actions a second (worded by
+    the catalogue) refusing it."""
+    return answer.get("text") in (t("en", "err_rate_limited"), t("ru", "err_rate_limited"))
 
 
 def hand_labels(cards: list[str]) -> set[str]:
