@@ -7,6 +7,9 @@ per setting (plain, ``reads_plays``, ``reads_choices``, both), fed the same view
 each of seat 0's turns every belief samples ``--samples`` games, and each opponent's
 sampled hand is compared with her real one: the share of her cards it has right (as a
 multiset: card overlap) and the share it has right by color alone (color overlap).
+``--choices-kept`` and ``--choice-tries`` set ``reads_choices``' ``CHOICES_KEPT`` and
+``CHOICE_TRIES`` (how many of an opponent's choices a sample is checked against, and how
+many deals it tries), to see how much more reading her choices could reveal.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import argparse
 import random
 from collections import Counter
 
+from una.bots import belief as belief_module
 from una.bots import make_bot
 from una.bots.belief import Belief
 from una.engine import Action, Game
@@ -34,7 +38,13 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--samples", type=int, default=5)
     parser.add_argument("--rules", default="standard")
+    parser.add_argument("--choices-kept", type=int, default=belief_module.CHOICES_KEPT)
+    parser.add_argument("--choice-tries", type=int, default=belief_module.CHOICE_TRIES)
     args = parser.parse_args()
+    if args.choices_kept < 1 or args.choice_tries < 1:
+        parser.error("--choices-kept and --choice-tries must be 1 or more")
+    belief_module.CHOICES_KEPT = args.choices_kept
+    belief_module.CHOICE_TRIES = args.choice_tries
     cards: Counter[str] = Counter()
     colors: Counter[str] = Counter()
     total = 0
