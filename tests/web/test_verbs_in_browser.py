@@ -51,19 +51,24 @@ def state(page: Any) -> Any:
 
 
 def her_turn(page: Any) -> None:
-    """Wait until it is the page's player's turn in a hand being played; the bot cannot
-    move then. Its first move may end a heads-up hand (a Quitter): then start a new game,
-    so that the game the test scores has one hand before its /endhand."""
+    """Wait until it is the page's player's turn in the first hand of a game; the bot cannot
+    move then. Its first move may end a heads-up hand (a Quitter): /startgame then deals the
+    next hand of the same game, and during that hand starts a new game (she is the only
+    person here), so that the game the test scores has one hand before its /endhand."""
     over = "['hand_over', 'match_over'].includes(window.una.state.view.phase)"
     mine = "window.una.state.view.to_act === window.una.state.view.seat"
-    for _ in range(5):
+    for _ in range(8):
         page.wait_for_function(f"() => window.una.state?.view && ({over} || {mine})")
-        if not page.evaluate(f"() => {over}"):
+        if not page.evaluate(f"() => {over}") and state(page)["view"]["hand_number"] == 1:
             return
-        game_id = state(page)["game_id"]
+        game_id, hand = state(page)["game_id"], state(page)["view"]["hand_number"]
         say(page, "/startgame")
-        page.wait_for_function("old => window.una.state.game_id !== old", arg=game_id)
-    raise AssertionError("five hands in a row ended at once")
+        page.wait_for_function(
+            "([game, hand]) => window.una.state.game_id !== game"
+            " || window.una.state.view.hand_number !== hand",
+            arg=[game_id, hand],
+        )
+    raise AssertionError("the first hand of a game never came to her turn")
 
 
 def test_each_verb_does_what_the_seed_says(pages: Pages, server: Server) -> None:
