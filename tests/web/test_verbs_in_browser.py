@@ -59,9 +59,10 @@ def her_turn(page: Any) -> None:
     mine = "window.una.state.view.to_act === window.una.state.view.seat"
     for _ in range(8):
         page.wait_for_function(f"() => window.una.state?.view && ({over} || {mine})")
-        if not page.evaluate(f"() => {over}") and state(page)["view"]["hand_number"] == 1:
+        now = state(page)  # one read: nothing moves while it is her turn or a hand is over
+        game_id, hand = now["game_id"], now["view"]["hand_number"]
+        if now["view"]["phase"] not in ("hand_over", "match_over") and hand == 1:
             return
-        game_id, hand = state(page)["game_id"], state(page)["view"]["hand_number"]
         say(page, "/startgame")
         page.wait_for_function(
             "([game, hand]) => window.una.state.game_id !== game"
