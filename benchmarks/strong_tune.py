@@ -5,8 +5,8 @@
 
 The first argument is a JSON object of :class:`una.bots.strong.StrongBot` keyword
 arguments (``level``, ``repeats``, ``confidence``, ``rollout_policy``, ``algorithm``,
-``think_ms``, ``reads_plays``, ``reads_choices``, ``moves_per_rollout``; JSON ``null``
-for None). Game ``i`` is ``una sim``'s game ``i`` (same deal, same seating, same bot
+``think_ms``, ``reads_plays``, ``reads_choices``, ``moves_per_rollout``, ``extensions``;
+JSON ``null`` for None). Game ``i`` is ``una sim``'s game ``i`` (same deal, same seating, same bot
 generators) with the strong bot in the first listed seat, so settings compared with the
 same ``--seed`` meet the same deals. Progress goes to stderr every 200 games; the result
 (wins, win rate with its 95% Wilson interval) to stdout.

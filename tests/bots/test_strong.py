@@ -552,7 +552,8 @@ def test_from_three_players_a_search_stops_at_its_cap_of_core_moves() -> None:
         pytest.skip("the compiled core is not built")
     game, seat = _four_player_search()
     view = game.view_for(seat)
-    capped, free = StrongBot(512), StrongBot(512, moves_per_rollout=None)
+    # (Without extending a close final test: the next test bounds that.)
+    capped, free = StrongBot(512, extensions=0), StrongBot(512, moves_per_rollout=None)
     capped.choose(view, random.Random(1))
     free.choose(view, random.Random(1))
     cap = 512 * strong.MOVES_PER_ROLLOUT
@@ -566,6 +567,56 @@ def test_from_three_players_a_search_stops_at_its_cap_of_core_moves() -> None:
     assert heads_up.moves == heads_up_free.moves > 0
     with pytest.raises(ValueError, match="moves_per_rollout"):
         StrongBot(moves_per_rollout=0)
+
+
+class _Scripted(StrongBot):
+    """Rollouts that put every rival ``margin`` above the prior, give or take ``spread``
+    (alternating), and count the samples played out."""
+
+    def __init__(self, margin: float, spread: float, **options: object) -> None:
+        super().__init__(512, **options)  # type: ignore[arg-type]
+        self.margin, self.spread, self.samples = margin, spread, 0
+
+    def _evaluate(self, sampled, seat, actions, seed):  # type: ignore[no-untyped-def]
+        self.samples += 1
+        wobble = self.spread if self.samples % 2 else -self.spread
+        return [0.5] + [0.5 + self.margin + wobble] * (len(actions) - 1)
+
+
+def test_a_close_final_test_doubles_its_samples_and_a_clear_one_does_not() -> None:
+    """At three or four players (under the cap of moves) a final test whose margin is
+    within CLOSE standard errors of the bar doubles its samples, EXTENSIONS times at
+    most; a clear one, a bot with ``extensions=0`` and a heads-up search do not."""
+    from una.engine import fast
+
+    if not fast.available():
+        pytest.skip("the compiled core is not built")
+    game, seat = _four_player_search()
+    view = game.view_for(seat)
+    runs = {}
+    for name, margin, options in [
+        ("close", 0.0, {}),
+        ("clearly worse", -0.2, {}),
+        ("clearly better", 0.2, {}),
+        ("not extended", 0.0, {"extensions": 0}),
+    ]:
+        bot = _Scripted(margin, 0.1, **options)
+        chosen = bot.choose(view, random.Random(1))
+        runs[name] = bot.samples
+        prior = HeuristicBot().choose(view, random.Random(random.Random(1).getrandbits(64)))
+        assert (chosen != prior) == (name == "clearly better"), name
+    assert runs["clearly worse"] == runs["clearly better"] == runs["not extended"]
+    # The final test's samples, doubled three times (8 in all), beside the race's.
+    final = runs["close"] - runs["not extended"]
+    assert final > 0 and final % 7 == 0
+    assert runs["close"] < 8 * runs["not extended"]
+    heads_up_game, heads_up_seat = _many_choices()
+    heads_up = [_Scripted(0.0, 0.1), _Scripted(0.0, 0.1, extensions=0)]
+    for bot in heads_up:
+        bot.choose(heads_up_game.view_for(heads_up_seat), random.Random(1))
+    assert heads_up[0].samples == heads_up[1].samples
+    with pytest.raises(ValueError, match="extensions"):
+        StrongBot(extensions=-1)
 
 
 def test_at_a_big_table_of_long_hands_a_search_fits_its_rollouts_to_its_cap(

@@ -21,6 +21,9 @@ take, stack or take, draw or play, play or keep a drawn card, targets) is search
    it replaces the prior only when that independent paired comparison puts it
    ``CONFIDENCE`` standard errors above zero (:func:`select_rival`), an error rate that
    does not grow with the number of candidates. Without that signal the prior stays.
+   At three or four players a final test too close to call (its margin within ``CLOSE``
+   standard errors of the bar) doubles its samples, up to ``EXTENSIONS`` times: the
+   think time goes where a decision is unsure.
    ``algorithm="tree"`` is single-observer ISMCTS (Cowling, Powley & Whitehouse 2012:
    one tree over all determinizations, UCB1 with availability counts, each player
    maximizing her own result); at interactive budgets it measured weaker.
@@ -119,6 +122,10 @@ READS_FROM = 3
 #: a heads-up one) and every sample deals more hands, so a budget of rollouts alone took
 #: 50-100 ms a decision. Heads-up the rollouts run out first.
 MOVES_PER_ROLLOUT = 20
+#: How many times a final test too close to call doubles its samples (StrongBot._close).
+EXTENSIONS = 3
+#: Too close to call: a margin within this many standard errors of the bar CONFIDENCE.
+CLOSE = 1.0
 #: The table size the cap of moves is set for: a search fitted to it (FIT_ABOVE) past
 #: this many players has its cap shrunk as ``4 / players`` (a core move there scores more
 #: hands, a sample deals more: BYOND took 0.32 microseconds a move at four players, 0.72
@@ -272,6 +279,7 @@ class StrongBot(Bot):
         reads_plays: bool | None = None,
         reads_choices: bool | None = None,
         moves_per_rollout: int | None = MOVES_PER_ROLLOUT,
+        extensions: int = EXTENSIONS,
     ) -> None:
         if algorithm not in ("flat", "tree"):
             raise ValueError(f"algorithm must be 'flat' or 'tree', not {algorithm!r}")
@@ -311,6 +319,10 @@ class StrongBot(Bot):
         #: The cap on core moves per rollout of the budget from READS_FROM players (None:
         #: no cap).
         self.moves_per_rollout = moves_per_rollout
+        if extensions < 0:
+            raise ValueError(f"extensions must be 0 or more, not {extensions}")
+        #: How many times a close final test may double its samples (EXTENSIONS).
+        self.extensions = extensions
         self._compiled = False
         #: The policy the compiled core rolls out with under the rules being searched.
         self._core_policy = "greedy"
@@ -476,8 +488,34 @@ class StrongBot(Bot):
             view, choices, base, rivals, final, sim_rng, evals, until, moves,
             FINAL_SAMPLES if fitted else 2,
         )  # fmt: skip
+        if cap is not None and not fitted and n <= CAP_PLAYERS:
+            # A close final test is worth more samples (as a chess engine thinks longer
+            # when its best move is unsure): each extension doubles them while the rival's
+            # margin stays within CLOSE standard errors of the bar. Most decisions are
+            # clear and keep the budget, so the median think time moves little. Only at
+            # three or four players: heads-up it doubled the think time for half a point
+            # (docs/benchmarks.md), and larger tables have no time to spare.
+            spent = evals
+            for _ in range(self.extensions):
+                if not self._close(final, rivals[0], base):
+                    break
+                moves = self.moves + cap * spent // all_evals
+                rollouts += self._search_repeats * self._race(
+                    view, choices, base, rivals, final, sim_rng, spent, None, moves, 2
+                )
+                spent *= 2
         self.last_iterations = rollouts
         return choices[select_rival(final, rivals[0], base, self.confidence)]
+
+    def _close(self, final: Paired, rival: int, base: int) -> bool:
+        """Whether the final test of ``rival`` against the prior ``base`` is too close to
+        call: its margin within ``CLOSE`` standard errors of the bar ``confidence``."""
+        if rival == base or final.count[rival] < 2:
+            return False
+        error = final.error(rival)
+        if error == 0:
+            return False
+        return abs(final.mean(rival) / error - self.confidence) < CLOSE
 
     def _fitted(self, length: int, least: int, moves: int) -> int:
         """Rollouts per sample (``repeats``, or fewer down to ``MIN_REPEATS``) so that
