@@ -122,7 +122,7 @@ READS_FROM = 3
 #: a heads-up one) and every sample deals more hands, so a budget of rollouts alone took
 #: 50-100 ms a decision. Heads-up the rollouts run out first.
 MOVES_PER_ROLLOUT = 20
-#: How many times a final test too close to call doubles its samples (StrongBot._close).
+#: How many times a final test too close to call doubles its samples (too_close).
 EXTENSIONS = 3
 #: Too close to call: a margin within this many standard errors of the bar CONFIDENCE.
 CLOSE = 1.0
@@ -243,6 +243,29 @@ def select_rival(stats: Paired, rival: int, base: int, confidence: float) -> int
         return base
     mean = stats.mean(rival)
     return rival if mean > 0 and mean > confidence * stats.error(rival) else base
+
+
+def too_close(stats: Paired, rival: int, base: int, confidence: float) -> bool:
+    """Whether the final test of ``rival`` against the prior ``base`` is too close to
+    call: its margin, in standard errors, within ``CLOSE`` of the bar ``confidence``
+    (fewer than 2 samples, or no spread at all, is no test to extend).
+
+    >>> stats = Paired(2)
+    >>> for diff in (0.25, -0.25, 0.25, 0.0):
+    ...     stats.add(1, diff)
+    >>> too_close(stats, 1, 0, 0.5), too_close(Paired(2), 1, 0, 0.5)
+    (True, False)
+    >>> for diff in (0.5, 0.5, 0.25, 0.5):
+    ...     stats.add(1, diff)
+    >>> too_close(stats, 1, 0, 0.5)
+    False
+    """
+    if rival == base or stats.count[rival] < 2:
+        return False
+    error = stats.error(rival)
+    if error == 0:
+        return False
+    return abs(stats.mean(rival) / error - confidence) < CLOSE
 
 
 def least_evals(rivals: int) -> int:
@@ -497,7 +520,7 @@ class StrongBot(Bot):
             # (docs/benchmarks.md), and larger tables have no time to spare.
             spent = evals
             for _ in range(self.extensions):
-                if not self._close(final, rivals[0], base):
+                if not too_close(final, rivals[0], base, self.confidence):
                     break
                 moves = self.moves + cap * spent // all_evals
                 rollouts += self._search_repeats * self._race(
@@ -506,16 +529,6 @@ class StrongBot(Bot):
                 spent *= 2
         self.last_iterations = rollouts
         return choices[select_rival(final, rivals[0], base, self.confidence)]
-
-    def _close(self, final: Paired, rival: int, base: int) -> bool:
-        """Whether the final test of ``rival`` against the prior ``base`` is too close to
-        call: its margin within ``CLOSE`` standard errors of the bar ``confidence``."""
-        if rival == base or final.count[rival] < 2:
-            return False
-        error = final.error(rival)
-        if error == 0:
-            return False
-        return abs(final.mean(rival) / error - self.confidence) < CLOSE
 
     def _fitted(self, length: int, least: int, moves: int) -> int:
         """Rollouts per sample (``repeats``, or fewer down to ``MIN_REPEATS``) so that
