@@ -12,8 +12,11 @@ every action, with the public action that led to each) and remembers:
 * per opponent, the cards she is known to lack: when she draws at the start of her turn
   she had nothing playable (the engine's own ``Game.matches`` on the pile as it was),
   and when a challenge shows her Wild Draw Four was honest she held nothing that makes it
-  a bluff (``Game.is_bluff``, under the rule set's ``wd4_rule``). Such a fact covers the
-  cards she held then; the cards she drew afterwards are unknown again (``fresh``).
+  a bluff (``Game.is_bluff``, under the rule set's ``wd4_rule``); when her turn passed
+  after that draw, the card she drew could not be played either (``Game._draw``). Such a
+  fact covers the cards she held then; the cards she drew afterwards are unknown again
+  (``fresh``). Every fact is kept (:class:`Lacks`), each for the cards it covers: the
+  cards she held longest are dealt from what none of the facts bans.
 * with ``reads_plays``, what a player who keeps her wilds (as ``heuristic`` does, and
   most people) says by playing one at the start of her turn while nobody is close to
   going out: she had no other card to play, and, playing a Wild Draw Four, no plain wild
@@ -50,7 +53,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
 
@@ -72,21 +75,84 @@ from una.engine.rules import RuleSet
 from una.engine.state import HandState
 from una.engine.views import View
 
+#: How many facts about one opponent's cards a Lacks keeps: the ones covering most of
+#: her cards (an older fact covers fewer: the cards she took since are not covered).
+FACTS_KEPT = 6
+
 
 @dataclass
 class Lacks:
-    """What an opponent is known to lack: none of the cards in ``banned``; true of all her
-    cards but the ``fresh`` ones she took since."""
+    """What an opponent is known to lack: ``facts``, each a set of cards she held none of
+    when it was learned and how many of her cards it does not cover (``fresh``: the
+    cards she took since). A card she plays counts as one of the covered ones, so every
+    fact stays true: at most ``fresh`` of her cards are in its set.
 
-    banned: frozenset[Card] = frozenset()
-    fresh: int = 0
+    >>> from una.engine.cards import Card
+    >>> lacks = Lacks()
+    >>> lacks.learn(frozenset({Card.parse("R5"), Card.parse("B5")}), 0)
+    >>> lacks.took(1)
+    >>> lacks.learn(frozenset({Card.parse("G2")}), 0)
+    >>> [(sorted(c.code for c in banned), size) for banned, size in lacks.tiers(4)]
+    [(['B5', 'G2', 'R5'], 3), (['G2'], 1)]
+    >>> lacks.holds([Card.parse("R5"), Card.parse("G1")]), lacks.holds([Card.parse("G2")])
+    (True, False)
+    """
 
-    def allows(self, card: Card) -> bool:
-        """Whether a card she held when the fact was learned may be ``card``."""
-        return card not in self.banned
+    facts: list[tuple[frozenset[Card], int]] = field(default_factory=list)
+    #: tiers() by ``need`` since the facts last changed (every sample of a decision asks).
+    _tiers: dict[int, list[tuple[frozenset[Card], int]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def empty(self) -> bool:
-        return not self.banned
+        return not self.facts
+
+    def took(self, count: int) -> None:
+        """She took ``count`` cards, which no fact covers."""
+        self.facts = [(banned, fresh + count) for banned, fresh in self.facts]
+        self._tiers = {}
+
+    def learn(self, banned: frozenset[Card], fresh: int) -> None:
+        """She held none of ``banned``, but for the ``fresh`` cards she took last."""
+        if not banned:
+            return
+        kept = []
+        for old, old_fresh in self.facts:
+            if old_fresh == fresh:
+                banned = banned | old  # the same cards: one fact
+            elif not (old_fresh > fresh and old <= banned):  # else it says nothing more
+                kept.append((old, old_fresh))
+        kept.append((banned, fresh))
+        kept.sort(key=lambda fact: fact[1])
+        self.facts = kept[:FACTS_KEPT]
+        self._tiers = {}
+
+    def covered(self, count: int) -> int:
+        """How many of her ``count`` cards some fact covers."""
+        return max((count - fresh for _, fresh in self.facts), default=0)
+
+    def tiers(self, need: int) -> list[tuple[frozenset[Card], int]]:
+        """How to deal her ``need`` unknown cards, those she held longest first: per
+        tier, the cards none of its cards may be and how many cards it has (the cards
+        past the last tier are free)."""
+        cached = self._tiers.get(need)
+        if cached is not None:
+            return cached
+        out: list[tuple[frozenset[Card], int]] = []
+        done = 0
+        facts = sorted(self.facts, key=lambda fact: -fact[1])  # fewest covered first
+        for index, (_, fresh) in enumerate(facts):
+            bound = need - fresh
+            if bound > done:
+                banned = frozenset().union(*(b for b, _ in facts[index:]))
+                out.append((banned, bound - done))
+                done = bound
+        self._tiers[need] = out
+        return out
+
+    def holds(self, cards: list[Card]) -> bool:
+        """Whether ``cards`` could be her hand: at most ``fresh`` of them in each set."""
+        return all(sum(card in banned for card in cards) <= fresh for banned, fresh in self.facts)
 
 
 #: How many of an opponent's latest choices ``reads_choices`` checks a sampled hand against.
@@ -221,7 +287,7 @@ class Belief:
         for seat, lacks in self.lacks.items():
             grew = view.hand_counts[seat] - before.hand_counts[seat]
             if grew > 0:
-                lacks.fresh += grew
+                lacks.took(grew)
                 for choice in self.choices.get(seat, ()):
                     choice.fresh += grew
         if actor is None or action is None:
@@ -260,6 +326,9 @@ class Belief:
             # draw anyway, and a held Kobe may have locked her hand; players rarely do
             # either, and the sampler relaxes a fact the cards cannot satisfy.)
             drew = view.hand_counts[actor] - before.hand_counts[actor]
+            if view.phase != Phase.DRAWN.value and self._scratch(view).rules.play_drawn != "never":
+                # And the turn passed: what she drew could not be played either (Game._draw).
+                drew = 0
             self._lack(actor, self._playable(before, actor), fresh=max(drew, 0))
         elif (
             self.reads_plays
@@ -415,10 +484,7 @@ class Belief:
                 self.lacks[receiver] = old_lacks[giver]
 
     def _lack(self, seat: int, banned: frozenset[Card], fresh: int) -> None:
-        old = self.lacks[seat]
-        if old.fresh == 0 and not old.empty():
-            banned = banned | old.banned
-        self.lacks[seat] = Lacks(banned, fresh)
+        self.lacks[seat].learn(banned, fresh)
 
     def _forget_all(self) -> None:
         for seat in self.lacks:
@@ -433,9 +499,7 @@ class Belief:
             self.reveals_seen[reveal.seat] = reveal.cards
             if reveal.seat in self.known:
                 self.known[reveal.seat] = list(reveal.cards)
-                self.lacks[reveal.seat] = Lacks(
-                    fresh=max(view.hand_counts[reveal.seat] - len(reveal.cards), 0)
-                )
+                self.lacks[reveal.seat] = Lacks()
         # A live reveal (Spy, challenge_reveal) shows the whole hand as it is now.
         for reveal in view.revealed:
             if reveal.seat in self.known and reveal.live:
@@ -471,24 +535,20 @@ class Belief:
                 hands[seat].append(card)
         order = sorted(
             (s for s in range(n) if s != me),
-            key=lambda s: -(view.hand_counts[s] - self.lacks.get(s, Lacks()).fresh),
+            key=lambda s: -self.lacks.get(s, Lacks()).covered(view.hand_counts[s]),
         )
         checked = self._checked(view, hands) if self.reads_choices else {}
         for seat in order:
             need = view.hand_counts[seat] - len(hands[seat])
             lacks = self.lacks.get(seat)
-            bound = 0 if lacks is None or lacks.empty() else max(need - lacks.fresh, 0)
+            tiers = [] if lacks is None else lacks.tiers(need)
             checks = checked.get(seat)
             if checks:
-                unseen = self._deal_checked(
-                    view, hands[seat], unseen, need, lacks, bound, checks, rng
-                )
+                unseen = self._deal_checked(hands[seat], unseen, need, tiers, checks, rng)
                 continue
-            if bound:
-                assert lacks is not None
-                banned = lacks.banned
+            for banned, size in tiers:
                 # unseen is shuffled: the first allowed ones are a sample.
-                take = list(islice((i for i, c in enumerate(unseen) if c not in banned), bound))
+                take = list(islice((i for i, c in enumerate(unseen) if c not in banned), size))
                 taken = set(take)
                 hands[seat].extend(unseen[i] for i in take)
                 unseen = [card for i, card in enumerate(unseen) if i not in taken]
@@ -541,37 +601,41 @@ class Belief:
 
     def _deal_checked(
         self,
-        view: View,
         hand: list[Card],
         unseen: list[Card],
         need: int,
-        lacks: Lacks | None,
-        bound: int,
+        tiers: list[tuple[frozenset[Card], int]],
         checks: list[ChoiceTest],
         rng: random.Random,
     ) -> list[Card]:
-        """Deal ``need`` cards of ``unseen`` into ``hand`` (``bound`` of them allowed by
-        ``lacks``, the cards she held longest), again until she would have made every
-        choice of ``checks`` with them (:func:`chooses`), at most ``CHOICE_TRIES`` times
-        (then the deal that contradicts fewest); returns the cards left."""
-        banned = lacks.banned if lacks and bound else frozenset()
+        """Deal ``need`` cards of ``unseen`` into ``hand`` (the first ones by ``tiers``,
+        :meth:`Lacks.tiers`: the cards she held longest), again until she would have made
+        every choice of ``checks`` with them (:func:`chooses`), at most ``CHOICE_TRIES``
+        times (then the deal that contradicts fewest); returns the cards left."""
         dealt = fast.deal_checked(
-            rng, unseen, banned, bound, need, CHOICE_TRIES, [check.packed for check in checks]
+            rng, unseen, tiers, need, CHOICE_TRIES, [check.packed for check in checks]
         )
         if dealt is not None:  # the same deal, in C
             hand.extend(dealt[0])
             return dealt[1]
         size = len(unseen)
-        allowed = [i for i, card in enumerate(unseen) if card not in banned] if banned else []
-        bound = min(bound, len(allowed))
         best: list[int] = []
         fewest = len(checks) + 1
         for _ in range(CHOICE_TRIES):
-            pick = [allowed[i] for i in fast.rng_sample(rng, len(allowed), bound)] if bound else []
-            if need > bound:
-                chosen = set(pick)
+            pick: list[int] = []
+            chosen: set[int] = set()
+            for banned, count in tiers:
+                allowed = [
+                    i for i, card in enumerate(unseen) if card not in banned and i not in chosen
+                ]
+                count = min(count, len(allowed))
+                for j in fast.rng_sample(rng, len(allowed), count) if count else ():
+                    pick.append(allowed[j])
+                    chosen.add(allowed[j])
+            if need > len(pick):
+                left = need - len(pick)
                 extra = [i for i in fast.rng_sample(rng, size, min(size, need)) if i not in chosen]
-                pick += extra[: need - bound]
+                pick += extra[:left]
                 if len(pick) < need:  # the draws met the allowed ones: fill in order
                     chosen = set(pick)
                     pick += [i for i in range(size) if i not in chosen][: need - len(pick)]

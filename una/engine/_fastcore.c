@@ -3572,21 +3572,24 @@ static PyObject *py_choice_passes(PyObject *self, PyObject *args)
     return PyBool_FromLong(choice_passes((const ChoiceTest *)PyBytes_AS_STRING(blob), ids, len));
 }
 
-/* deal_checked(getrandbits, unseen, banned, bound, need, tries, tests) -> (dealt, rest):
- * Belief._deal_checked, draw for draw: `need` of the cards `unseen` dealt (`bound` of them
- * not in the set `banned`, when it is not empty), again up to `tries` times until every
- * packed test passes (else the deal that failed fewest); the cards dealt, in deal order,
- * and the others in their order. */
+/* deal_checked(getrandbits, unseen, tiers, need, tries, tests) -> (dealt, rest):
+ * Belief._deal_checked, draw for draw: `need` of the cards `unseen` dealt (the first ones
+ * tier by tier: per (banned, count) of `tiers`, `count` cards not in the set `banned`
+ * and not dealt yet), again up to `tries` times until every packed test passes (else the
+ * deal that failed fewest); the cards dealt, in deal order, and the others in their
+ * order. */
+#define MAXTIERS 16
 static PyObject *py_deal_checked(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *getrandbits, *unseen, *banned, *tests;
-    long bound, need, tries;
-    if (!PyArg_ParseTuple(args, "OO!OlllO!:deal_checked", &getrandbits, &PyList_Type, &unseen,
-                          &banned, &bound, &need, &tries, &PyList_Type, &tests))
+    PyObject *getrandbits, *unseen, *tiers, *tests;
+    long need, tries;
+    if (!PyArg_ParseTuple(args, "OO!O!llO!:deal_checked", &getrandbits, &PyList_Type, &unseen,
+                          &PyList_Type, &tiers, &need, &tries, &PyList_Type, &tests))
         return NULL;
     Py_ssize_t size = PyList_GET_SIZE(unseen), ntests = PyList_GET_SIZE(tests);
-    if (size > DECKMAX || need < 0 || bound < 0) {
+    Py_ssize_t ntiers = PyList_GET_SIZE(tiers);
+    if (size > DECKMAX || need < 0 || ntiers > MAXTIERS) {
         PyErr_SetString(PyExc_ValueError, "deal_checked: bad sizes");
         return NULL;
     }
@@ -3598,15 +3601,21 @@ static PyObject *py_deal_checked(PyObject *self, PyObject *args)
         }
     }
     int ids[DECKMAX];
-    uint8_t is_banned[MAXK] = {0};
     for (Py_ssize_t i = 0; i < size; i++)
         if ((ids[i] = card_id(PyList_GET_ITEM(unseen, i), "deal_checked unseen")) < 0)
             return NULL;
-    long allowed[DECKMAX], nallowed = 0;
-    Py_ssize_t nbanned = banned == Py_None ? 0 : PyObject_Length(banned);
-    if (nbanned < 0)
-        return NULL;
-    if (nbanned && bound) {
+    uint8_t is_banned[MAXTIERS][MAXK];
+    long tier_count[MAXTIERS];
+    for (Py_ssize_t t = 0; t < ntiers; t++) {
+        PyObject *banned;
+        memset(is_banned[t], 0, MAXK);
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(tiers, t), "Ol:deal_checked tier", &banned,
+                              &tier_count[t]))
+            return NULL;
+        if (tier_count[t] < 0) {
+            PyErr_SetString(PyExc_ValueError, "deal_checked: a tier's count is 0 or more");
+            return NULL;
+        }
         PyObject *iter = PyObject_GetIter(banned), *item;
         if (iter == NULL)
             return NULL;
@@ -3617,17 +3626,13 @@ static PyObject *py_deal_checked(PyObject *self, PyObject *args)
                 Py_DECREF(iter);
                 return NULL;
             }
-            is_banned[id] = 1;
+            is_banned[t][id] = 1;
         }
         Py_DECREF(iter);
         if (PyErr_Occurred())
             return NULL;
-        for (Py_ssize_t i = 0; i < size; i++)
-            if (!is_banned[ids[i]])
-                allowed[nallowed++] = i;
     }
-    if (bound > nallowed)
-        bound = nallowed;
+    long allowed[DECKMAX], nallowed;
     PyObject *bits[33] = {NULL};
     long pool[DECKMAX], drawn[DECKMAX], pick[DECKMAX], best[DECKMAX];
     long npick = 0, nbest = 0, fewest = ntests + 1;
@@ -3635,21 +3640,28 @@ static PyObject *py_deal_checked(PyObject *self, PyObject *args)
     int cards[DECKMAX];
     for (long attempt = 0; attempt < tries; attempt++) {
         npick = 0;
-        if (bound) {
-            if (sample_into(getrandbits, bits, nallowed, bound, pool, drawn) < 0)
+        memset(chosen, 0, sizeof chosen);
+        for (Py_ssize_t t = 0; t < ntiers; t++) {
+            nallowed = 0;
+            for (Py_ssize_t i = 0; i < size; i++)
+                if (!is_banned[t][ids[i]] && !chosen[i])
+                    allowed[nallowed++] = i;
+            long count = tier_count[t] < nallowed ? tier_count[t] : nallowed;
+            if (!count)
+                continue;
+            if (sample_into(getrandbits, bits, nallowed, count, pool, drawn) < 0)
                 goto fail;
-            for (long i = 0; i < bound; i++)
+            for (long i = 0; i < count; i++) {
                 pick[npick++] = allowed[drawn[i]];
+                chosen[allowed[drawn[i]]] = 1;
+            }
         }
-        if (need > bound) {
-            long k = need < size ? need : (long)size;
-            memset(chosen, 0, sizeof chosen);
-            for (long i = 0; i < npick; i++)
-                chosen[pick[i]] = 1;
+        if (need > npick) {
+            long k = need < size ? need : (long)size, left = need - npick;
             if (sample_into(getrandbits, bits, (long)size, k, pool, drawn) < 0)
                 goto fail;
             long taken = 0;
-            for (long i = 0; i < k && taken < need - bound; i++)
+            for (long i = 0; i < k && taken < left; i++)
                 if (!chosen[drawn[i]])
                     pick[npick++] = drawn[i], taken++;
             if (npick < need) { /* the draws met the allowed ones: fill in order */

@@ -87,8 +87,7 @@ def choice_passes(test: bytes, cards: Sequence[Card], /) -> bool: ...
 def deal_checked(
     getrandbits: Callable[[int], int],
     unseen: list[Card],
-    banned: frozenset[Card],
-    bound: int,
+    tiers: list[tuple[frozenset[Card], int]],
     need: int,
     tries: int,
     tests: list[bytes],

@@ -255,8 +255,7 @@ def choice_test(
 def deal_checked(
     rng: random.Random,
     unseen: list[Card],
-    banned: frozenset[Card],
-    bound: int,
+    tiers: Sequence[tuple[frozenset[Card], int]],
     need: int,
     tries: int,
     tests: Sequence[bytes | None],
@@ -267,7 +266,7 @@ def deal_checked(
     if not ENABLED or type(rng) is not random.Random or None in tests:
         return None
     return _fastcore.deal_checked(
-        rng.getrandbits, unseen, banned, bound, need, tries, [t for t in tests if t is not None]
+        rng.getrandbits, unseen, list(tiers), need, tries, [t for t in tests if t is not None]
     )
 
 
