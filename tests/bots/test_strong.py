@@ -32,6 +32,30 @@ def test_levels_and_budgets() -> None:
         StrongBot(think_ms=0)
 
 
+def test_a_heads_up_search_plays_out_twice_its_levels_rollouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Heads-up (short hands, no cap of moves) a search is the search of HEADS_UP_SHARE
+    times its level's rollouts; at four players it is the level's own."""
+    from una.engine import fast
+
+    if not fast.available():
+        pytest.skip("the compiled core is not built")
+
+    def spent(level: int, game: Game, seat: int) -> tuple[int, Action | None]:
+        bot = StrongBot(level, extensions=0)
+        action = bot.choose(game.view_for(seat), random.Random(1))
+        return bot.last_iterations, action
+
+    heads_up, seat = _many_choices()
+    four, four_seat = _four_player_search()
+    shared = spent(512, heads_up, seat), spent(512, four, four_seat)
+    monkeypatch.setattr(strong, "HEADS_UP_SHARE", 1)
+    assert shared[0] == spent(512 * 2, heads_up, seat)
+    assert shared[0][0] > spent(512, heads_up, seat)[0]
+    assert shared[1] == spent(512, four, four_seat)
+
+
 def test_the_same_view_and_seed_give_the_same_move() -> None:
     for seed in range(4):
         game = Game("standard", players=3, seed=seed)

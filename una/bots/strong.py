@@ -49,14 +49,15 @@ UNO calls and catches are never searched (they are always right), and a jump-in 
 to the heuristic (it sheds a card for free).
 
 Levels set the budget: ``strong:easy`` (512 rollouts), ``strong`` (2048, about 15 ms a
-decision), ``strong:hard`` (8192), or a number of rollouts (``strong:5000``);
-``think_ms`` replaces it by a time budget. From three players a search also stops after
-``MOVES_PER_ROLLOUT`` core moves per rollout of the budget (hands there run long). A pilot
-measures how long the hands are; where even the race's fewest samples would pass the cap
-``FIT_ABOVE`` times over (BYOND at six to eight players), the search fits itself to it:
-a cap shrunk as ``4 / players``, fewer rollouts a sample (``MIN_REPEATS`` at least),
-fewer candidates if need be, and ``FINAL_SAMPLES`` for its final test. A decision with
-too many candidates races the best few by the greedy policy's score (``MAX_CANDIDATES``).
+decision), ``strong:hard`` (8192), or a number of rollouts (``strong:5000``), each
+``HEADS_UP_SHARE`` times that heads-up; ``think_ms`` replaces it by a time budget. From
+three players a search also stops after ``MOVES_PER_ROLLOUT`` core moves per rollout of
+the budget (hands there run long). A pilot measures how long the hands are; where even
+the race's fewest samples would pass the cap ``FIT_ABOVE`` times over (BYOND at six to
+eight players), the search fits itself to it: a cap shrunk as ``4 / players``, fewer
+rollouts a sample (``MIN_REPEATS`` at least), fewer candidates if need be, and
+``FINAL_SAMPLES`` for its final test. A decision with too many candidates races the best
+few by the greedy policy's score (``MAX_CANDIDATES``).
 Under a rollout budget the same view and the same generator state give the same move.
 
 >>> import random
@@ -92,6 +93,12 @@ from una.engine.views import View
 
 #: Iterations per decision at each level.
 LEVELS: dict[str, int] = {"easy": 512, "normal": 2048, "hard": 8192}
+#: Heads-up a search plays out this many times its level's rollouts. Heads-up hands are
+#: short (about 35 core moves a rollout, and no cap of moves), so the level's 2048 took
+#: 7-11 ms a decision there, and the search is far from spent: twice the rollouts win
+#: 1.5 more games in 100 of RLCard's game, four times 3.3 (docs/benchmarks.md, "Twice
+#: the rollouts heads-up"). From READS_FROM players the cap of moves sets the think time.
+HEADS_UP_SHARE = 2
 #: Rollouts on the pure-Python engine (rule sets the compiled core does not play) cost
 #: about 100 times more: a level's budget is divided by this to stay interactive.
 PYTHON_SHARE = 64
@@ -384,6 +391,15 @@ class StrongBot(Bot):
             else self.rollout_policy,
         )
 
+    def budget(self, players: int) -> int:
+        """The rollouts a search at a table of ``players`` plays out in the compiled core:
+        the level's, ``HEADS_UP_SHARE`` times that heads-up.
+
+        >>> StrongBot().budget(2), StrongBot().budget(4), StrongBot("easy").budget(2)
+        (4096, 2048, 1024)
+        """
+        return self.iterations * HEADS_UP_SHARE if players == 2 else self.iterations
+
     def _belief(self, view: View) -> Belief:
         assert view.seat is not None
         if self.belief is None or self.belief.seat != view.seat:
@@ -442,8 +458,8 @@ class StrongBot(Bot):
         sim_rng = random.Random(rng.getrandbits(64))
         start = time.perf_counter()
         span = None if self.think_ms is None else self.think_ms / 1000
-        iterations = self.iterations if self._compiled else self.iterations // PYTHON_SHARE
         n = len(view.players)
+        iterations = self.budget(n) if self._compiled else self.budget(n) // PYTHON_SHARE
         # The core moves this search may play out (None: no cap), shared as the evaluations.
         cap = (
             iterations * self.moves_per_rollout
@@ -635,7 +651,8 @@ class StrongBot(Bot):
         self._search_repeats = self.repeats
         sim_rng = random.Random(rng.getrandbits(64))
         deadline = None if self.think_ms is None else time.perf_counter() + self.think_ms / 1000
-        iterations = self.iterations if self._compiled else self.iterations // PYTHON_SHARE
+        budget = self.budget(len(view.players))
+        iterations = budget if self._compiled else budget // PYTHON_SHARE
         budget = max(1, iterations) if deadline is None else 1_000_000
         done = 0
         while done < budget:
