@@ -391,14 +391,18 @@ class StrongBot(Bot):
             else self.rollout_policy,
         )
 
-    def budget(self, players: int) -> int:
-        """The rollouts a search at a table of ``players`` plays out in the compiled core:
-        the level's, ``HEADS_UP_SHARE`` times that heads-up.
+    def budget(self, players: int, compiled: bool = True) -> int:
+        """The rollouts a search at a table of ``players`` plays out: the level's,
+        ``HEADS_UP_SHARE`` times that heads-up, and a ``PYTHON_SHARE`` of it on the
+        pure-Python engine (not ``compiled``).
 
         >>> StrongBot().budget(2), StrongBot().budget(4), StrongBot("easy").budget(2)
         (4096, 2048, 1024)
+        >>> StrongBot().budget(4, compiled=False)
+        32
         """
-        return self.iterations * HEADS_UP_SHARE if players == 2 else self.iterations
+        rollouts = self.iterations * HEADS_UP_SHARE if players == 2 else self.iterations
+        return rollouts if compiled else rollouts // PYTHON_SHARE
 
     def _belief(self, view: View) -> Belief:
         assert view.seat is not None
@@ -459,7 +463,7 @@ class StrongBot(Bot):
         start = time.perf_counter()
         span = None if self.think_ms is None else self.think_ms / 1000
         n = len(view.players)
-        iterations = self.budget(n) if self._compiled else self.budget(n) // PYTHON_SHARE
+        iterations = self.budget(n, self._compiled)
         # The core moves this search may play out (None: no cap), shared as the evaluations.
         cap = (
             iterations * self.moves_per_rollout
@@ -651,8 +655,7 @@ class StrongBot(Bot):
         self._search_repeats = self.repeats
         sim_rng = random.Random(rng.getrandbits(64))
         deadline = None if self.think_ms is None else time.perf_counter() + self.think_ms / 1000
-        budget = self.budget(len(view.players))
-        iterations = budget if self._compiled else budget // PYTHON_SHARE
+        iterations = self.budget(len(view.players), self._compiled)
         budget = max(1, iterations) if deadline is None else 1_000_000
         done = 0
         while done < budget:
