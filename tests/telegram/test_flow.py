@@ -228,8 +228,9 @@ async def test_flood_sends_and_edits_stay_under_the_budget(tmp_path: Path) -> No
         read, expected = await finished_story(h, table)
         assert read == expected
         assert calls_per_window(h.fake, GROUP, 1.5) <= 20
-        group_calls = [c for c in h.fake.calls if c.params.get("chat_id") == GROUP]
-        assert len(group_calls) > 18  # the budget was tested, not idle
+        # The budget was tested, not idle: it held calls back. (A count of calls would not
+        # say so: how many a game needs depends on how its changes coalesce, so on timing.)
+        assert h.rt(GROUP).bucket.waits > 0
 
 
 # ------------------------------------------------------------------ buttons

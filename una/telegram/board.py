@@ -48,6 +48,7 @@ class Bucket:
         self.tokens = float(burst)
         self.stamp = time.monotonic()
         self.calls: deque[float] = deque()
+        self.waits = 0  # calls that had to wait for the budget: how often it held a call back
 
     def _refill(self) -> None:
         now = time.monotonic()
@@ -62,12 +63,15 @@ class Bucket:
         return self.tokens >= 1.0 and len(self.calls) < self.limit
 
     async def take(self) -> None:
+        waited = False
         while True:
             self._refill()
             if self.tokens >= 1.0 and len(self.calls) < self.limit:
                 self.tokens -= 1.0
                 self.calls.append(time.monotonic())
+                self.waits += waited
                 return
+            waited = True
             wait = (1.0 - self.tokens) / self.rate if self.tokens < 1.0 else 0.0
             if len(self.calls) >= self.limit:
                 wait = max(wait, self.calls[0] + self.window - time.monotonic())
