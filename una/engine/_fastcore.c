@@ -1681,8 +1681,8 @@ static Act choose_greedy(const Game *g, uint64_t *policy, int challenges)
         plays += kind == A_PLAY;
     }
     int count[4], value[4];
-    color_strength(g, seat, count, value);
     if (g->phase == PH_COLOR) {
+        color_strength(g, seat, count, value);
         Act a = {A_COLOR, -1, strongest_color(count, value, policy), 0, -1, 0, {0}};
         return a;
     }
@@ -1699,6 +1699,18 @@ static Act choose_greedy(const Game *g, uint64_t *policy, int challenges)
                 return legal[i];
     if (!plays)
         return legal[draw >= 0 ? draw : pass >= 0 ? pass : 0];
+    int targets[MAXP + 1], nt;
+    int16_t splits[MAX_SPLITS + MAXP + 1][MAXP];
+    if (plays == 1) { /* one card of one color and one way: nothing to score (a third of
+                       * a rollout's moves; no tie is drawn, so the generator is as it was) */
+        int i = 0;
+        while (legal[i].kind != A_PLAY)
+            i++;
+        int c = legal[i].card;
+        if (!r->wild[c] && !play_targets(g, seat, c, targets, &nt, splits) && nt == 1)
+            return aimed_play(c, -1, legal[i].uno, targets[0], NULL);
+    }
+    color_strength(g, seat, count, value);
     int following = next_seat(g, seat);
     int next_close = following != seat && HLEN(g, following) <= DANGER;
     /* Every play of every card, scored in legal_actions' order (the ties' order): the
@@ -1711,8 +1723,6 @@ static Act choose_greedy(const Game *g, uint64_t *policy, int challenges)
     Play best[MAXACT];
     int m = 0;
     long best_score = 0;
-    int targets[MAXP + 1], nt;
-    int16_t splits[MAX_SPLITS + MAXP + 1][MAXP];
     for (int i = 0; i < k; i++) {
         if (legal[i].kind != A_PLAY)
             continue;
