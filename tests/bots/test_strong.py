@@ -144,6 +144,24 @@ def test_sampled_games_agree_with_the_view(
             }
 
 
+@pytest.mark.parametrize("preset", ["standard", "byond"])
+def test_samples_of_one_view_are_independent_games(preset: str) -> None:
+    """The samples of one view share the view's part of the position as it is built
+    (once per view): a sample played to its end leaves the next ones as they would be,
+    and a sample is the same game whatever was sampled and played before it."""
+    for seed in range(6):
+        game = Game(preset, players=3, seed=seed)
+        random_steps(game, random.Random(seed), 15)
+        if game.hand_over:
+            continue
+        view = game.view_for(0)
+        fresh = Belief(0).sample(view, random.Random(99)).state_json()
+        belief = Belief(0)
+        played = belief.sample(view, random.Random(98))
+        random_steps(played, random.Random(seed), 500)
+        assert belief.sample(view, random.Random(99)).state_json() == fresh
+
+
 def test_what_an_opponent_lacks_is_inferred_soundly_and_sampled() -> None:
     """Against players who draw only when they cannot play (the random bot), what the
     belief says an opponent lacks is true of her real hand, and every sampled hand keeps

@@ -244,6 +244,8 @@ class Belief:
         # for every sample of one decision.
         self._pool: tuple[View, Game, list[Card], list[Card]] | None = None
         self._scratch_game: Game | None = None
+        #: The position's part that a view fixes, made once per view (see _position).
+        self._base: tuple[View, HandState] | None = None
         #: The choices' tests made for the last view sampled (``reads_choices``).
         self._tests: tuple[View, dict[int, list[ChoiceTest]]] | None = None
 
@@ -265,6 +267,7 @@ class Belief:
         """Take in ``view`` (after ``actor`` took ``action``, when known)."""
         self._pool = None
         self._tests = None
+        self._base = None
         if view.hand_number != self.hand_number:
             self._reset(view)
         before = self.last
@@ -681,8 +684,30 @@ class Belief:
         discard: list[Card],
         draw_pile: list[Card],
     ) -> HandState:
-        """The whole sampled position: every field of the declared state (a field added
-        there and forgotten here fails in HandState.create)."""
+        """The whole sampled position: the view's part (_base_state) with the sampled
+        cards set in. One state serves every sample of a view, as ``Game.at`` copies
+        every field out of it (building it whole was a sixth of a heads-up search)."""
+        if self._base is None or self._base[0] is not view:
+            self._base = (view, self._base_state(game, view))
+        state = self._base[1]
+        state.hands = hands
+        state.set_aside = aside
+        state.discard = discard
+        state.draw_pile = draw_pile
+        state.rng = Rng(self._rng_seed)
+        prev = self.wd4_prev_color
+        state.pending_guilty = (
+            bool(view.pending_draw)
+            and view.to_act is not None
+            and prev is not None
+            and any(card.color is prev for card in hands[state.pending_source])
+        )
+        return state
+
+    def _base_state(self, game: Game, view: View) -> HandState:
+        """Every field of the declared state that ``view`` and the belief fix (a field
+        added there and forgotten here fails in HandState.create); the cards dealt by a
+        sample are empty here."""
         n = game.n
         seating = list(view.seating) or list(range(n))
         position = [0] * n
@@ -695,17 +720,14 @@ class Belief:
         ]
         pending_kind: str | None = None
         challengeable = False
-        guilty = False
         source = -1
         if view.pending_draw and view.to_act is not None:
             top = view.top
             pending_kind = game.effects[top].draw_family
             challengeable = top.symbol in WILD_DRAW_FOUR_SYMBOLS
             source = _previous(view)
-            prev = self.wd4_prev_color
-            guilty = prev is not None and any(card.color is prev for card in hands[source])
         return HandState.create(
-            rng=Rng(self._rng_seed),
+            rng=Rng(0),
             log=[],
             scores=list(view.scores),
             seating=seating,
@@ -715,12 +737,12 @@ class Belief:
             winner=None,
             hand_result=None,
             direction=view.direction,
-            hands=hands,
-            set_aside=aside,
+            hands=[[] for _ in range(n)],
+            set_aside=[],
             active=active,
             players_in_hand=sum(active),
-            draw_pile=draw_pile,
-            discard=discard,
+            draw_pile=[],
+            discard=[],
             discard_points=list(self.discarded),
             color=view.color,
             to_act=view.to_act,
@@ -729,7 +751,7 @@ class Belief:
             pending_kind=pending_kind,
             pending_challengeable=challengeable,
             pending_source=source,
-            pending_guilty=guilty,
+            pending_guilty=False,
             pending_prev_color=self.wd4_prev_color,
             drawn=view.drawn,
             owes_uno=[s in view.catchable and view.hand_counts[s] == 1 for s in range(n)],
