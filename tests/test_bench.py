@@ -85,3 +85,31 @@ def test_engine_vs_rlcard_runs() -> None:
     assert all(r["ratio_games_per_second"] > 0 for r in runs)
     if fast.available():
         assert all(r["ratio_core_games_per_second"] > 0 for r in runs)
+
+
+@pytest.mark.skipif(not fast.available(), reason="the compiled core is not built")
+def test_core_rollouts_benchmark_plays_the_searchs_rollouts() -> None:
+    from una.bots.strong import ROLLOUT_LIMIT
+    from una.engine.game import Game
+
+    script = ROOT / "benchmarks" / "core_rollouts.py"
+    command = [sys.executable, str(script), "--rules", "telegram", "--players", "2,3"]
+    command += ["--deals", "2", "--repeats", "3", "--trials", "1", "--json"]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [(r["players"], r["policy"], r["rollouts"]) for r in rows] == [
+        (2, "greedy", 6),
+        (3, "challenging", 6),
+    ]
+    for row in rows:
+        policy = str(row["policy"])
+        games = [Game("telegram", players=int(row["players"]), seed=seed) for seed in range(2)]
+        moves = sum(
+            fast.playouts_counted_py(game, index, policy, 3, ROLLOUT_LIMIT, True)[1]
+            for index, game in enumerate(games)
+        )
+        assert row["moves"] == moves and float(row["ns_per_move"]) > 0
+    bad = subprocess.run(
+        [sys.executable, str(script), "--rules", "uno"], capture_output=True, text=True, timeout=60
+    )
+    assert bad.returncode == 2 and "--rules: one of alupula" in bad.stderr
