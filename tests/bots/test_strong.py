@@ -32,11 +32,12 @@ def test_levels_and_budgets() -> None:
         StrongBot(think_ms=0)
 
 
-def test_a_heads_up_search_plays_out_twice_its_levels_rollouts(
+def test_a_heads_up_search_plays_out_a_share_of_its_levels_rollouts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Heads-up (short hands, no cap of moves) a search is the search of HEADS_UP_SHARE
-    times its level's rollouts; at four players it is the level's own."""
+    times its level's rollouts with the classic deck, of HEADS_UP_SHARE_SPECIAL times
+    with special cards (Alupula's); at four players it is the level's own."""
     from una.engine import fast
 
     if not fast.available():
@@ -47,13 +48,20 @@ def test_a_heads_up_search_plays_out_twice_its_levels_rollouts(
         action = bot.choose(game.view_for(seat), random.Random(1))
         return bot.last_iterations, action
 
-    heads_up, seat = _many_choices()
+    classic, seat = _many_choices()
+    special, special_seat = _many_choices("alupula")
     four, four_seat = _four_player_search()
-    shared = spent(512, heads_up, seat), spent(512, four, four_seat)
+    shared = (
+        spent(256, classic, seat),
+        spent(256, special, special_seat),
+        spent(256, four, four_seat),
+    )
     monkeypatch.setattr(strong, "HEADS_UP_SHARE", 1)
-    assert shared[0] == spent(512 * 2, heads_up, seat)
-    assert shared[0][0] > spent(512, heads_up, seat)[0]
-    assert shared[1] == spent(512, four, four_seat)
+    monkeypatch.setattr(strong, "HEADS_UP_SHARE_SPECIAL", 1)
+    assert shared[0] == spent(256 * 4, classic, seat)
+    assert shared[1] == spent(256 * 2, special, special_seat)
+    assert shared[1][0] > spent(256, special, special_seat)[0]
+    assert shared[2] == spent(256, four, four_seat)
 
 
 def test_the_same_view_and_seed_give_the_same_move() -> None:

@@ -48,11 +48,12 @@ take, stack or take, draw or play, play or keep a drawn card, targets) is search
 UNO calls and catches are never searched (they are always right), and a jump-in is left
 to the heuristic (it sheds a card for free).
 
-Levels set the budget: ``strong:easy`` (512 rollouts), ``strong`` (2048, about 15 ms a
-decision), ``strong:hard`` (8192), or a number of rollouts (``strong:5000``), each
-``HEADS_UP_SHARE`` times that heads-up; ``think_ms`` replaces it by a time budget. From
-three players a search also stops after ``MOVES_PER_ROLLOUT`` core moves per rollout of
-the budget (hands there run long). A pilot measures how long the hands are; where even
+Levels set the budget: ``strong:easy`` (512 rollouts), ``strong`` (2048), ``strong:hard``
+(8192), or a number of rollouts (``strong:5000``). Heads-up a search plays out
+``HEADS_UP_SHARE`` (4) times that with the classic deck, ``HEADS_UP_SHARE_SPECIAL`` (2)
+times with special cards; ``think_ms`` replaces it by a time budget. From three players
+a search also stops after ``MOVES_PER_ROLLOUT`` core moves per rollout of the budget
+(hands there run long). A pilot measures how long the hands are; where even
 the race's fewest samples would pass the cap ``FIT_ABOVE`` times over (BYOND at six to
 eight players), the search fits itself to it: a cap shrunk as ``4 / players``, fewer
 rollouts a sample (``MIN_REPEATS`` at least), fewer candidates if need be, and
@@ -93,12 +94,18 @@ from una.engine.views import View
 
 #: Iterations per decision at each level.
 LEVELS: dict[str, int] = {"easy": 512, "normal": 2048, "hard": 8192}
-#: Heads-up a search plays out this many times its level's rollouts. Heads-up hands are
-#: short (about 35 core moves a rollout, and no cap of moves), so the level's 2048 took
-#: 7-11 ms a decision there, and the search is far from spent: twice the rollouts win
-#: 1.5 more games in 100 of RLCard's game, four times 3.3 (docs/benchmarks.md, "Twice
-#: the rollouts heads-up"). From READS_FROM players the cap of moves sets the think time.
-HEADS_UP_SHARE = 2
+#: Heads-up a search plays out this many times its level's rollouts with the classic
+#: deck. Heads-up hands are short (about 35 core moves a rollout, and no cap of moves),
+#: and the search is far from spent: in RLCard's game each doubling past the level's
+#: 2048 wins about 1.5 more games in 100 (docs/benchmarks.md, "Four times the rollouts
+#: heads-up"). From READS_FROM players the cap of moves sets the think time.
+HEADS_UP_SHARE = 4
+#: The same with special cards in the deck (Alupula's, BYOND's mutants): a core move
+#: costs 1.3-1.6 times more there and Alupula's hands run longer, so four times the
+#: level would pass the think-time bound (30 ms median) that twice keeps.
+HEADS_UP_SHARE_SPECIAL = 2
+#: The classic deck's cards (RULES.md section 2): a deck of no others has no special card.
+CLASSIC_CARDS = frozenset(RuleSet.from_json("standard").deck())
 #: Rollouts on the pure-Python engine (rule sets the compiled core does not play) cost
 #: about 100 times more: a level's budget is divided by this to stay interactive.
 PYTHON_SHARE = 64
@@ -359,8 +366,11 @@ class StrongBot(Bot):
         #: Rollouts per sample in the current search (``repeats``, or fewer under a cap).
         self._search_repeats = repeats
         #: Per rule set and table size: the core's rollout policy (None: the Python
-        #: engine's) and the sign of its points when every player scores (SCORED_BY_ALL).
-        self._core_rules: dict[tuple[str, int], tuple[str | None, int]] = {}
+        #: engine's), the sign of its points when every player scores (SCORED_BY_ALL),
+        #: and whether its deck holds special cards (HEADS_UP_SHARE_SPECIAL).
+        self._core_rules: dict[tuple[str, int], tuple[str | None, int, bool]] = {}
+        #: Whether the deck of the rules being searched holds special cards.
+        self._special = False
         #: +1 or -1: rollouts are worth points (SCORED_BY_ALL, playing for the match);
         #: 0: the hand won.
         self._points_sign = 0
@@ -391,17 +401,19 @@ class StrongBot(Bot):
             else self.rollout_policy,
         )
 
-    def budget(self, players: int, compiled: bool = True) -> int:
-        """The rollouts a search at a table of ``players`` plays out: the level's,
-        ``HEADS_UP_SHARE`` times that heads-up, and a ``PYTHON_SHARE`` of it on the
-        pure-Python engine (not ``compiled``).
+    def budget(self, players: int, compiled: bool = True, special: bool = False) -> int:
+        """The rollouts a search at a table of ``players`` plays out: the level's;
+        heads-up ``HEADS_UP_SHARE`` times that, or ``HEADS_UP_SHARE_SPECIAL`` times with
+        ``special`` cards in the deck; and a ``PYTHON_SHARE`` of it on the pure-Python
+        engine (not ``compiled``).
 
-        >>> StrongBot().budget(2), StrongBot().budget(4), StrongBot("easy").budget(2)
-        (4096, 2048, 1024)
-        >>> StrongBot().budget(4, compiled=False)
-        32
+        >>> StrongBot().budget(2), StrongBot().budget(2, special=True), StrongBot().budget(4)
+        (8192, 4096, 2048)
+        >>> StrongBot("easy").budget(2), StrongBot().budget(4, compiled=False)
+        (2048, 32)
         """
-        rollouts = self.iterations * HEADS_UP_SHARE if players == 2 else self.iterations
+        share = HEADS_UP_SHARE_SPECIAL if special else HEADS_UP_SHARE
+        rollouts = self.iterations * share if players == 2 else self.iterations
         return rollouts if compiled else rollouts // PYTHON_SHARE
 
     def _belief(self, view: View) -> Belief:
@@ -463,7 +475,7 @@ class StrongBot(Bot):
         start = time.perf_counter()
         span = None if self.think_ms is None else self.think_ms / 1000
         n = len(view.players)
-        iterations = self.budget(n, self._compiled)
+        iterations = self.budget(n, self._compiled, self._special)
         # The core moves this search may play out (None: no cap), shared as the evaluations.
         cap = (
             iterations * self.moves_per_rollout
@@ -655,7 +667,7 @@ class StrongBot(Bot):
         self._search_repeats = self.repeats
         sim_rng = random.Random(rng.getrandbits(64))
         deadline = None if self.think_ms is None else time.perf_counter() + self.think_ms / 1000
-        iterations = self.budget(len(view.players), self._compiled)
+        iterations = self.budget(len(view.players), self._compiled, self._special)
         budget = max(1, iterations) if deadline is None else 1_000_000
         done = 0
         while done < budget:
@@ -728,7 +740,8 @@ class StrongBot(Bot):
 
     def _use_core(self, view: View) -> bool:
         """Whether rollouts under the view's rules can run in the compiled core (every
-        rule set it plays, with the bot's rollout policy); sets the policy."""
+        rule set it plays, with the bot's rollout policy); sets the policy, and whether
+        the deck holds special cards (the heads-up budget)."""
         n = len(view.players)
         key = (self.belief.model if self.belief and self.belief.model else rules_key(view), n)
         if key not in self._core_rules:
@@ -739,8 +752,9 @@ class StrongBot(Bot):
                 policy = wanted
             elif fast.supports(rules, n):
                 policy = "random"
-            self._core_rules[key] = policy, SCORED_BY_ALL.get(rules.scoring, 0)
-        policy, sign = self._core_rules[key]
+            special = not CLASSIC_CARDS.issuperset(rules.deck())
+            self._core_rules[key] = policy, SCORED_BY_ALL.get(rules.scoring, 0), special
+        policy, sign, self._special = self._core_rules[key]
         self._points_sign = sign if self.goal == "match" else 0
         if policy is None:
             return False
