@@ -536,10 +536,10 @@ class Belief:
                 except ValueError:
                     continue
                 hands[seat].append(card)
-        order = sorted(
-            (s for s in range(n) if s != me),
-            key=lambda s: -self.lacks.get(s, Lacks()).covered(view.hand_counts[s]),
-        )
+        others = [s for s in range(n) if s != me]
+        order = others if len(others) < 2 else sorted(
+            others, key=lambda s: -self.lacks.get(s, Lacks()).covered(view.hand_counts[s])
+        )  # fmt: skip
         checked = self._checked(view, hands) if self.reads_choices else {}
         for seat in order:
             need = view.hand_counts[seat] - len(hands[seat])
@@ -552,9 +552,9 @@ class Belief:
             for banned, size in tiers:
                 # unseen is shuffled: the first allowed ones are a sample.
                 take = list(islice((i for i, c in enumerate(unseen) if c not in banned), size))
-                taken = set(take)
                 hands[seat].extend(unseen[i] for i in take)
-                unseen = [card for i, card in enumerate(unseen) if i not in taken]
+                for i in reversed(take):  # ascending: each deletion leaves the rest in place
+                    del unseen[i]
                 need -= len(take)
             hands[seat].extend(unseen[:need])
             del unseen[:need]
