@@ -244,8 +244,9 @@ class Belief:
         # for every sample of one decision.
         self._pool: tuple[View, Game, list[Card], list[Card]] | None = None
         self._scratch_game: Game | None = None
-        #: The position's part that a view fixes, made once per view (see _position).
-        self._base: tuple[View, HandState] | None = None
+        #: The position's part that a view fixes, made once per view, and the seat whose
+        #: pending Wild Draw Four a sample's hand makes guilty or not (see _position).
+        self._base: tuple[View, HandState, int | None] | None = None
         #: The choices' tests made for the last view sampled (``reads_choices``).
         self._tests: tuple[View, dict[int, list[ChoiceTest]]] | None = None
 
@@ -689,19 +690,20 @@ class Belief:
         every field out of it (built whole for each sample, it took about a tenth of a
         heads-up search)."""
         if self._base is None or self._base[0] is not view:
-            self._base = (view, self._base_state(game, view))
-        state = self._base[1]
+            state = self._base_state(game, view)
+            pending = view.pending_draw and view.to_act is not None
+            guilt = pending and self.wd4_prev_color is not None
+            judged = state.pending_source if guilt else None
+            self._base = (view, state, judged)
+        _, state, judged = self._base
         state.hands = hands
         state.set_aside = aside
         state.discard = discard
         state.draw_pile = draw_pile
         state.rng = Rng(self._rng_seed)
         prev = self.wd4_prev_color
-        state.pending_guilty = (
-            bool(view.pending_draw)
-            and view.to_act is not None
-            and prev is not None
-            and any(card.color is prev for card in hands[state.pending_source])
+        state.pending_guilty = judged is not None and any(
+            card.color is prev for card in hands[judged]
         )
         return state
 

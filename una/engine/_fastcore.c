@@ -1701,8 +1701,8 @@ static Act choose_greedy(const Game *g, uint64_t *policy, int challenges)
         return legal[draw >= 0 ? draw : pass >= 0 ? pass : 0];
     int targets[MAXP + 1], nt;
     int16_t splits[MAX_SPLITS + MAXP + 1][MAXP];
-    if (plays == 1) { /* one card of one color and one way: nothing to score (a third of
-                       * a rollout's moves; no tie is drawn, so the generator is as it was) */
+    if (plays == 1) { /* one card of one color and one way: nothing to score, and no tie
+                       * is drawn, so the generator is as it was */
         int i = 0;
         while (legal[i].kind != A_PLAY)
             i++;
